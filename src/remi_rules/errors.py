@@ -1,0 +1,335 @@
+"""Errors of remi_rules: one base class, area subclasses, stable codes, two languages.
+
+Every error the library raises on bad input is a :class:`RemiError` carrying
+
+* ``code``: a member of one of the documented code enums below (stable; frontends
+  translate it, tests assert it);
+* ``details``: a mapping with what a frontend needs to explain the refusal;
+* ``message(lang)``: the explanation in Romanian (``"ro"``) or English (``"en"``).
+
+The area classes are also :class:`ValueError` subclasses, so ``except ValueError``
+keeps working for callers that do not know this library.  A wrong *Python type*
+passed to a function raises :class:`TypeError` (for rulesets an
+:class:`RulesetTypeError`, which is both).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+from typing import Final
+
+__all__ = [
+    "MESSAGES",
+    "InvalidMeldError",
+    "InvalidRulesetError",
+    "InvalidTileError",
+    "MeldErrorCode",
+    "RemiError",
+    "RulesetErrorCode",
+    "RulesetTypeError",
+    "TileErrorCode",
+    "TileParseError",
+    "UnknownVariantError",
+    "VariantErrorCode",
+    "all_codes",
+]
+
+LANGS: Final = ("ro", "en")
+
+
+class TileErrorCode(enum.StrEnum):
+    """Why a tile, its notation or its physical id was refused (TILES-01)."""
+
+    EMPTY = "empty"
+    BAD_FORMAT = "bad_format"
+    RANK_OUT_OF_RANGE = "rank_out_of_range"
+    UNKNOWN_COLOUR = "unknown_colour"
+    BAD_FIXED_JOKER = "bad_fixed_joker"
+    ID_OUT_OF_RANGE = "id_out_of_range"
+
+
+class MeldErrorCode(enum.StrEnum):
+    """Why a sequence of tiles is not a valid meld (MELD-01 … MELD-06)."""
+
+    TOO_SHORT = "too_short"
+    TOO_MANY_JOKERS = "too_many_jokers"
+    ADJACENT_JOKERS = "adjacent_jokers"
+    MIXED_COLOURS = "mixed_colours"
+    REPEATED_COLOUR = "repeated_colour"
+    SET_TOO_LONG = "set_too_long"
+    RUN_TOO_LONG = "run_too_long"
+    RUN_NOT_ASCENDING = "run_not_ascending"
+    RUN_REPEATED_RANK = "run_repeated_rank"
+    RUN_GAP = "run_gap"
+    ACE_IN_MIDDLE = "ace_in_middle"
+    HIGH_ACE_NOT_ALLOWED = "high_ace_not_allowed"
+    JOKER_OUT_OF_RANGE = "joker_out_of_range"
+    FIXED_JOKER_OUT_OF_PLACE = "fixed_joker_out_of_place"
+
+
+class RulesetErrorCode(enum.StrEnum):
+    """Why a ruleset, or a house-rules file, was refused."""
+
+    WRONG_TYPE = "wrong_type"
+    OUT_OF_RANGE = "out_of_range"
+    UNKNOWN_KNOB = "unknown_knob"
+    MISSING_KNOB = "missing_knob"
+    BAD_FILE = "bad_file"
+
+
+class VariantErrorCode(enum.StrEnum):
+    """Why a preset lookup failed."""
+
+    UNKNOWN_VARIANT = "unknown_variant"
+
+
+# (Romanian, English) templates; ``{name}`` placeholders come from ``details``.
+MESSAGES: dict[enum.StrEnum, tuple[str, str]] = {
+    TileErrorCode.EMPTY: (
+        "Nu a fost dată nicio piesă.",
+        "No tile was given.",
+    ),
+    TileErrorCode.BAD_FORMAT: (
+        "„{text}” nu este o piesă: se scrie numărul urmat de culoare (7R), J sau J(=8R).",
+        "'{text}' is not a tile: write the rank then the colour (7R), J or J(=8R).",
+    ),
+    TileErrorCode.RANK_OUT_OF_RANGE: (
+        "„{text}”: numărul piesei trebuie să fie între 1 și 13.",
+        "'{text}': a tile's rank must be between 1 and 13.",
+    ),
+    TileErrorCode.UNKNOWN_COLOUR: (
+        "„{text}”: culoarea trebuie să fie R (roșu), G (galben), A (albastru) sau N (negru).",
+        "'{text}': the colour must be R (red), G (yellow), A (blue) or N (black).",
+    ),
+    TileErrorCode.BAD_FIXED_JOKER: (
+        "„{text}”: un joker întors ține locul unei singure piese numerotate, ca J(=8R).",
+        "'{text}': a fixed joker stands for one numbered tile, as in J(=8R).",
+    ),
+    TileErrorCode.ID_OUT_OF_RANGE: (
+        "Identificatorul de piesă {id} nu există: setul are piesele 0–105.",
+        "There is no tile id {id}: the set's ids are 0-105.",
+    ),
+    MeldErrorCode.TOO_SHORT: (
+        "O formație are cel puțin 3 piese; aici sunt {count}.",
+        "A meld needs at least 3 tiles; this one has {count}.",
+    ),
+    MeldErrorCode.TOO_MANY_JOKERS: (
+        "Prea mulți jokeri: {jokers} jokeri cer cel puțin {needed} piese reale, aici sunt {real}.",
+        "Too many jokers: {jokers} joker(s) need at least {needed} real tiles, "
+        "this meld has {real}.",
+    ),
+    MeldErrorCode.ADJACENT_JOKERS: (
+        "Cei doi jokeri nu pot sta unul lângă altul în suită.",
+        "The two jokers may not be next to each other in a run.",
+    ),
+    MeldErrorCode.MIXED_COLOURS: (
+        "Piesele nu formează nici suită (aceeași culoare), nici terță (același număr).",
+        "These tiles form neither a run (one colour) nor a set (one rank).",
+    ),
+    MeldErrorCode.REPEATED_COLOUR: (
+        "Într-o terță toate piesele au culori diferite; {tile} se repetă.",
+        "All tiles of a set must have different colours; {tile} is repeated.",
+    ),
+    MeldErrorCode.SET_TOO_LONG: (
+        "O terță are cel mult 4 piese; aici sunt {count}.",
+        "A set has at most 4 tiles; this one has {count}.",
+    ),
+    MeldErrorCode.RUN_TOO_LONG: (
+        "O suită are cel mult 13 piese; aici sunt {count}.",
+        "A run has at most 13 tiles; this one has {count}.",
+    ),
+    MeldErrorCode.RUN_NOT_ASCENDING: (
+        "Suita se așază crescător; {tile} nu poate urma acolo.",
+        "A run is laid in ascending order; {tile} cannot come there.",
+    ),
+    MeldErrorCode.RUN_REPEATED_RANK: (
+        "Într-o suită fiecare număr apare o singură dată; {tile} se repetă.",
+        "Each rank appears once in a run; {tile} is repeated.",
+    ),
+    MeldErrorCode.RUN_GAP: (
+        "Suita nu este continuă: {tile} nu se potrivește pe poziția {position}.",
+        "The run is not consecutive: {tile} does not fit at position {position}.",
+    ),
+    MeldErrorCode.ACE_IN_MIDDLE: (
+        "Asul nu poate sta în mijlocul suitei (13-1-2): după 13-1 suita nu continuă.",
+        "An ace cannot sit inside a run (13-1-2): a run ending 13-1 cannot go on.",
+    ),
+    MeldErrorCode.HIGH_ACE_NOT_ALLOWED: (
+        "În aceste reguli asul nu poate urma după 13.",
+        "Under these rules an ace cannot follow the 13.",
+    ),
+    MeldErrorCode.JOKER_OUT_OF_RANGE: (
+        "Jokerul de pe poziția {position} ar ține locul unei piese care nu există "
+        "(sub 1 sau peste cel mai mare număr permis).",
+        "The joker at position {position} would stand for a tile that does not exist "
+        "(below 1 or above the highest rank allowed).",
+    ),
+    MeldErrorCode.FIXED_JOKER_OUT_OF_PLACE: (
+        "Jokerul întors {tile} se poate folosi doar ca {fixed}, "
+        "iar aici nu ține locul lui {fixed}.",
+        "The fixed joker {tile} can only be used as {fixed}, "
+        "and here it does not stand for {fixed}.",
+    ),
+    RulesetErrorCode.WRONG_TYPE: (
+        "Regula „{knob}” trebuie să fie de tipul {expected}, nu {got}.",
+        "Knob '{knob}' must be of type {expected}, not {got}.",
+    ),
+    RulesetErrorCode.OUT_OF_RANGE: (
+        "Regula „{knob}” nu poate avea valoarea {value}: {constraint}.",
+        "Knob '{knob}' cannot be {value}: {constraint}.",
+    ),
+    RulesetErrorCode.UNKNOWN_KNOB: (
+        "Nu există regula „{knob}”.",
+        "There is no knob named '{knob}'.",
+    ),
+    RulesetErrorCode.MISSING_KNOB: (
+        "Lipsește regula „{knob}”.",
+        "Knob '{knob}' is missing.",
+    ),
+    RulesetErrorCode.BAD_FILE: (
+        "Fișierul de reguli nu poate fi citit: {reason}.",
+        "The house-rules file cannot be read: {reason}.",
+    ),
+    VariantErrorCode.UNKNOWN_VARIANT: (
+        "Varianta „{name}” nu există; variantele cunoscute: {known}.",
+        "There is no variant '{name}'; the known variants are: {known}.",
+    ),
+}
+
+
+class _Missing(dict[str, object]):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+class RemiError(Exception):
+    """Base class of every error raised by remi_rules on bad input or an illegal action."""
+
+    code: enum.StrEnum
+    details: Mapping[str, object]
+
+    def __init__(self, code: enum.StrEnum, /, **details: object) -> None:
+        # Exception.__init__ is not called: BaseException.__new__ already keeps the
+        # positional args, and skipping it keeps refusals cheap on hot paths.
+        self.code = code
+        self.details = details
+
+    def message(self, lang: str = "en") -> str:
+        """The explanation in ``"ro"`` (Romanian) or ``"en"`` (English)."""
+        try:
+            template = MESSAGES[self.code][LANGS.index(lang)]
+        except ValueError:
+            raise ValueError(f"unknown language {lang!r}; use one of {LANGS}") from None
+        return template.format_map(_Missing(self.details))
+
+    def __str__(self) -> str:
+        return f"[{self.code.value}] {self.message('en')}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!s}, {dict(self.details)!r})"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild, (type(self), self.code, dict(self.details)))
+
+
+def _rebuild(cls: type[RemiError], code: enum.StrEnum, details: dict[str, object]) -> RemiError:
+    err = cls.__new__(cls)
+    RemiError.__init__(err, code, **details)
+    return err
+
+
+class InvalidTileError(RemiError, ValueError):
+    """A tile value, a physical tile id or a tile's notation is invalid (TILES-01)."""
+
+    code: TileErrorCode
+
+
+class TileParseError(InvalidTileError):
+    """Tile notation could not be parsed.  ``details`` has ``text``, and for
+    :func:`~remi_rules.parse_tiles` also ``token`` and ``position`` (1-based)."""
+
+    def message(self, lang: str = "en") -> str:
+        base = super().message(lang)
+        if "position" in self.details:
+            where = "piesa nr." if lang == "ro" else "token"
+            return f"{base} ({where} {self.details['position']})"
+        return base
+
+
+class InvalidMeldError(RemiError, ValueError):
+    """The tiles do not form a valid meld (MELD-01 … MELD-06).  ``code`` is a
+    :class:`MeldErrorCode`; ``details`` has ``tiles`` (the Tile values) and, where
+    one tile is at fault, ``tile`` and ``position`` (1-based).
+
+    The validator raises it with the diagnosis *deferred*: deciding that a meld is
+    invalid is fast, finding out why takes longer, so ``code`` and ``details`` are
+    worked out the first time they are read.  Callers see no difference.
+    """
+
+    _diagnosis: Callable[[], tuple[MeldErrorCode, dict[str, object]]] | None = None
+    _tiles: object = None
+
+    @classmethod
+    def deferred(
+        cls, tiles: object, diagnosis: Callable[[], tuple[MeldErrorCode, dict[str, object]]]
+    ) -> InvalidMeldError:
+        """An error whose code and details come from ``diagnosis()`` when first read."""
+        err = cls.__new__(cls)
+        err._tiles = tiles
+        err._diagnosis = diagnosis
+        return err
+
+    def _resolve(self) -> None:
+        diagnosis = self._diagnosis
+        if diagnosis is not None:
+            self._diagnosis = None
+            code, details = diagnosis()
+            self.__dict__["code"] = code
+            self.__dict__["details"] = {"tiles": self._tiles, **details}
+
+    @property  # type: ignore[override]
+    def code(self) -> MeldErrorCode:
+        self._resolve()
+        return self.__dict__["code"]  # type: ignore[no-any-return]
+
+    @code.setter
+    def code(self, value: MeldErrorCode) -> None:
+        self.__dict__["code"] = value
+
+    @property
+    def details(self) -> Mapping[str, object]:
+        self._resolve()
+        return self.__dict__["details"]  # type: ignore[no-any-return]
+
+    @details.setter
+    def details(self, value: Mapping[str, object]) -> None:
+        self.__dict__["details"] = value
+
+
+class InvalidRulesetError(RemiError, ValueError):
+    """A ruleset knob, or a house-rules file, is invalid.  ``knob`` names the field
+    (a dotted path for nested values), or ``None`` for a problem with a whole file."""
+
+    code: RulesetErrorCode
+
+    @property
+    def knob(self) -> str | None:
+        knob = self.details.get("knob")
+        return None if knob is None else str(knob)
+
+
+class RulesetTypeError(InvalidRulesetError, TypeError):
+    """A ruleset knob was given a value of the wrong Python type (code ``WRONG_TYPE``).
+    It is both an :class:`InvalidRulesetError` and a :class:`TypeError`."""
+
+
+class UnknownVariantError(RemiError, ValueError):
+    """No preset has that name; ``details['known']`` lists the names that exist."""
+
+    code: VariantErrorCode
+
+
+def all_codes() -> tuple[enum.StrEnum, ...]:
+    """Every error code the library defines, in a stable order."""
+    return tuple(MESSAGES)

@@ -1,0 +1,735 @@
+"""The configurable ruleset: one frozen, flat :class:`Ruleset` with a field per knob.
+
+The fields are the knobs of the variant matrix (docs/RULES.md §3.1–3.7) under exactly
+the matrix's snake_case names, plus ``ace_high_run`` and the knobs that OQ-14 and
+OQ-26 call for.  Every field is typed, validated (a bad value raises
+:class:`~remi_rules.InvalidRulesetError` with ``.knob`` and ``.code``) and documented,
+in its ``metadata``, with its group, the rule IDs it configures and one sentence.
+
+A house rule is one field changed::
+
+    >>> import attrs
+    >>> from remi_rules import variants
+    >>> house = attrs.evolve(variants.get("clasic"), closing_bonus=50)
+    >>> house.closing_bonus, house == variants.get("clasic")
+    (50, False)
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+from collections.abc import Iterator
+from typing import Any, Final
+
+import attrs
+
+from .errors import InvalidRulesetError, RulesetErrorCode, RulesetTypeError
+
+__all__ = [
+    "KNOB_GROUPS",
+    "AceDoubleClass",
+    "AtuAnnounceDeadline",
+    "AtuBonusTrigger",
+    "AtuFaceUpTakeable",
+    "ClosingAtuTwinEffect",
+    "ClosingEffect",
+    "ClosingTileMode",
+    "DoublesExchangeUnit",
+    "JokerTableValueEnd",
+    "KnobInfo",
+    "MultiplierStacking",
+    "OpeningComposition",
+    "PeTablaDeclareBy",
+    "PeTablaTakeDiscard",
+    "ReusedJokerValueEnd",
+    "Ruleset",
+    "StarterRotation",
+    "StockExhausted",
+    "SwapReplacementCredit",
+    "SwapReplacementValue",
+    "SwappedJokerMode",
+    "SwappedJokerUse",
+    "TieRule",
+    "knobs",
+]
+
+
+# -- the enums of the matrix --------------------------------------------------------------
+
+
+class OpeningComposition(enum.StrEnum):
+    """OPEN-03: what the first etalare must contain."""
+
+    RUN = "run"
+    RUN_AND_SET = "run_and_set"
+
+
+class SwappedJokerUse(enum.StrEnum):
+    """JOLY-04: what a player must do with a joker he took by a swap."""
+
+    KEEP = "keep"
+    SAME_TURN_NEW_MELD = "same_turn_new_meld"
+
+
+class SwappedJokerMode(enum.StrEnum):
+    """JOLY-05: what a swapped joker is afterwards."""
+
+    WILD = "wild"
+    FIXED_IDENTITY = "fixed_identity"
+
+
+class ClosingTileMode(enum.StrEnum):
+    """CLOSE-01/02: the closing tile is discarded, or kept on the rack."""
+
+    DISCARD = "discard"
+    KEEP = "keep"
+
+
+class ClosingEffect(enum.StrEnum):
+    """CLOSE-05: the multiplier a closing tile causes."""
+
+    NONE = "none"
+    CLOSER_X2 = "closer_x2"
+    ALL_X2 = "all_x2"
+
+
+class MultiplierStacking(enum.StrEnum):
+    """SCORE-04/05/06: how several doublings combine."""
+
+    MULTIPLY = "multiply"
+    CAP_X2 = "cap_x2"
+
+
+class PeTablaDeclareBy(enum.StrEnum):
+    """CLOSE-06: the deadline to declare a pe-tablă closing."""
+
+    END_OF_FIRST_CYCLE = "end_of_first_cycle"
+
+
+class PeTablaTakeDiscard(enum.StrEnum):
+    """RUPE-07: when a pe-tablă declarer may take from the row."""
+
+    CLOSING_TURN_ONLY = "closing_turn_only"
+
+
+class AtuBonusTrigger(enum.StrEnum):
+    """ATU-02/03/04: what earns the atu bonus."""
+
+    ANNOUNCE_AT_START = "announce_at_start"
+    CLOSE_WITH_TWIN = "close_with_twin"
+    MELD_TWIN = "meld_twin"
+
+
+class AtuAnnounceDeadline(enum.StrEnum):
+    """ATU-02: the last moment to announce the atu twin."""
+
+    BEFORE_OWN_FIRST_TAKE = "before_own_first_take"
+
+
+class AtuFaceUpTakeable(enum.StrEnum):
+    """ATU-06: when the face-up atu may be taken."""
+
+    CLOSING_TURN_ONLY = "closing_turn_only"
+    NEVER = "never"
+
+
+class JokerTableValueEnd(enum.StrEnum):
+    """VALUE-03: a joker on the table in the end count: 50, or the tile it represents."""
+
+    FIXED_50 = "fixed_50"
+    REPRESENTED = "represented"
+
+
+class ReusedJokerValueEnd(enum.StrEnum):
+    """VALUE-05: a reused (already swapped) joker in the end count."""
+
+    AS_ANY_JOKER = "as_any_joker"
+    ZERO = "zero"
+
+
+class SwapReplacementValue(enum.StrEnum):
+    """VALUE-05: what the tile laid in a joker's place is worth to the meld owner."""
+
+    FACE = "face"
+    JOKER_50 = "joker_50"
+
+
+class SwapReplacementCredit(enum.StrEnum):
+    """VALUE-05, OQ-20: who is credited with the tile laid in a joker's place."""
+
+    MELD_OWNER = "meld_owner"
+    SWAPPER = "swapper"
+
+
+class StarterRotation(enum.StrEnum):
+    """DEAL-01: who starts the next round."""
+
+    NEXT_IN_TURN_ORDER = "next_in_turn_order"
+
+
+class AceDoubleClass(enum.StrEnum):
+    """DUBLE-02: the class of a pair of 1s for exchanges."""
+
+    BIG = "big"
+    KEY = "key"
+
+
+class DoublesExchangeUnit(enum.StrEnum):
+    """DUBLE-04: what each side gives in a doubles exchange."""
+
+    ONE_TILE = "one_tile"
+    PAIR = "pair"
+
+
+class StockExhausted(enum.StrEnum):
+    """END-01/02: what happens when the stock runs out."""
+
+    END_ROUND = "end_round"
+    RESHUFFLE_DISCARDS = "reshuffle_discards"
+
+
+class TieRule(enum.StrEnum):
+    """TIE-01/02: who wins when several seats share the top result."""
+
+    CLOSER_THEN_SHARED = "closer_then_shared"
+    SHARED = "shared"
+
+
+# -- knob metadata --------------------------------------------------------------------------
+
+KNOB_GROUPS: Final = (
+    "opening",
+    "rupere",
+    "jokers",
+    "closing",
+    "atu",
+    "scoring",
+    "deal",
+    "melds",
+)
+"""The documentation groups of the knobs, in the order of the matrix (§3.1–3.7)."""
+
+
+@attrs.frozen
+class KnobInfo:
+    """Documentation of one knob: its group, the rule IDs it configures, one sentence."""
+
+    name: str
+    group: str
+    rules: tuple[str, ...]
+    doc: str
+    type_name: str
+
+
+_INT_MAX: Final = 1_000_000
+
+
+def _knob(
+    group: str,
+    rules: str,
+    doc: str,
+    *,
+    lo: int | None = None,
+    hi: int | None = None,
+) -> Any:
+    assert group in KNOB_GROUPS
+    return attrs.field(
+        kw_only=True,
+        metadata={"group": group, "rules": tuple(rules.split()), "doc": doc, "lo": lo, "hi": hi},
+    )
+
+
+@attrs.frozen(kw_only=True)
+class ClosingAtuTwinEffect:
+    """The value of ``closing_atu_twin_effect`` (CLOSE-05, ATU-03): what closing with the
+    atu twin as the closing tile gives: a ``bonus`` to the closer and a ``mult``."""
+
+    bonus: int
+    mult: ClosingEffect
+
+    def __attrs_post_init__(self) -> None:
+        if type(self.bonus) is not int:
+            raise RulesetTypeError(
+                RulesetErrorCode.WRONG_TYPE,
+                knob="closing_atu_twin_effect.bonus",
+                expected="int",
+                got=type(self.bonus).__name__,
+            )
+        if not isinstance(self.mult, ClosingEffect):
+            raise RulesetTypeError(
+                RulesetErrorCode.WRONG_TYPE,
+                knob="closing_atu_twin_effect.mult",
+                expected="ClosingEffect",
+                got=type(self.mult).__name__,
+            )
+        if not 0 <= self.bonus <= _INT_MAX:
+            raise InvalidRulesetError(
+                RulesetErrorCode.OUT_OF_RANGE,
+                knob="closing_atu_twin_effect.bonus",
+                value=self.bonus,
+                constraint=f"between 0 and {_INT_MAX}",
+            )
+
+
+@attrs.frozen(kw_only=True)
+class Ruleset:
+    """Every rule that differs between the sources, one flat field per knob.
+
+    Build one from a preset (:func:`remi_rules.variants.get`) and change fields with
+    ``attrs.evolve``.  All fields are keyword-only and required; see :func:`knobs`
+    for each field's group, rule IDs and meaning, and docs/RULES.md §3 for the matrix.
+    """
+
+    # 3.1 opening ------------------------------------------------------------------------
+    opening_min_points: int = _knob(
+        "opening", "OPEN-02", "Points the new melds of the first etalare must reach.", lo=0, hi=1000
+    )
+    opening_composition: OpeningComposition = _knob(
+        "opening", "OPEN-03", "What the first etalare must contain: a run, or a run and a set."
+    )
+    opening_ace_set_exception: bool = _knob(
+        "opening", "OPEN-04", "A set of aces alone (no run) is a valid first etalare."
+    )
+    opening_ace_set_blocks_other_sets: bool = _knob(
+        "opening", "OPEN-04", "When opening by the ace-set exception, no other set goes down."
+    )
+    opening_ace_set_joker_ok: bool = _knob(
+        "opening", "OPEN-04 MELD-08", "Two aces and a joker count as the ace set of the exception."
+    )
+    first_turn_no_meld: bool = _knob(
+        "opening", "TURN-04 OPEN-01", "A player's first turn is draw and discard only."
+    )
+    close_in_opening_turn: bool = _knob(
+        "opening", "OPEN-08", "A player may close in the turn of his first etalare."
+    )
+    layoff_on_others_in_opening_turn: bool = _knob(
+        "opening", "OPEN-07 LIPI-03", "In the opening turn, tiles may be laid off on others' melds."
+    )
+    swap_in_opening_turn: bool = _knob(
+        "opening", "OPEN-09", "In the opening turn, a joker on the table may be swapped."
+    )
+
+    # 3.2 rupere -------------------------------------------------------------------------
+    take_last_discard_before_opening: bool = _knob(
+        "rupere", "OPEN-06", "An unopened player may take the last discard to open with it."
+    )
+    take_discard_may_layoff: bool = _knob(
+        "rupere", "RUPE-01", "A taken discard may be used for a lay-off instead of a new meld."
+    )
+    take_discard_without_meld_declares_pe_tabla: bool = _knob(
+        "rupere", "RUPE-01", "Taking a discard without melding it counts as declaring pe tablă."
+    )
+    take_meld_min_own_tiles: int = _knob(
+        "rupere", "RUPE-01", "Rack tiles the taken tile's new meld must contain.", lo=1, hi=12
+    )
+    take_meld_joker_counts_as_own: bool = _knob(
+        "rupere", "RUPE-02", "A joker from the rack counts as one of those rack tiles."
+    )
+    take_meld_tiles_must_predate_take: bool = _knob(
+        "rupere", "RUPE-06", "Those rack tiles must have been on the rack when the tile was taken."
+    )
+    rupere_anywhere: bool = _knob(
+        "rupere", "RUPE-03", "A player may break the row at an older tile, taking all after it."
+    )
+    rupere_anywhere_requires_opened: bool = _knob(
+        "rupere", "RUPE-04", "Breaking the row at an older tile needs an earlier etalare."
+    )
+    rupere_anywhere_min_rack: int = _knob(
+        "rupere",
+        "RUPE-04",
+        "Rack size at the turn's start needed to break at an older tile.",
+        lo=0,
+        hi=30,
+    )
+    take_last_discard_min_rack: int = _knob(
+        "rupere",
+        "RUPE-05",
+        "Rack size at the turn's start needed to take the last discard.",
+        lo=0,
+        hi=30,
+    )
+    first_discard_dead: bool = _knob(
+        "rupere", "TURN-01", "The starter's first discard lies crosswise and can never be taken."
+    )
+
+    # 3.3 jokers -------------------------------------------------------------------------
+    real_tiles_per_joker: int = _knob(
+        "jokers", "MELD-05", "Real tiles a meld needs for each joker in it.", lo=1, hi=6
+    )
+    jokers_may_be_adjacent: bool = _knob(
+        "jokers", "MELD-05", "Two jokers may sit next to each other in a run."
+    )
+    joker_swap_limit: int = _knob(
+        "jokers",
+        "JOLY-02",
+        "How often one joker may be taken off the table in a round.",
+        lo=0,
+        hi=10,
+    )
+    swap_requires_opened: bool = _knob(
+        "jokers", "JOLY-01 OQ-39", "Only a player who has opened may swap a joker."
+    )
+    swapped_joker_use: SwappedJokerUse = _knob(
+        "jokers", "JOLY-04", "Whether a swapped joker may be kept or must go into a new meld now."
+    )
+    swapped_joker_mode: SwappedJokerMode = _knob(
+        "jokers", "JOLY-05", "A swapped joker is wild again, or fixed as the tile it stood for."
+    )
+    three_tile_set_joker_locked: bool = _knob(
+        "jokers", "JOLY-03", "The joker of a set with only two real tiles cannot be taken."
+    )
+    set_complete_and_swap_same_turn: bool = _knob(
+        "jokers", "JOLY-03", "One player may lay the third colour and swap the fourth in one turn."
+    )
+    layoff_on_3set_with_reused_joker: bool = _knob(
+        "jokers", "LIPI-07", "Tiles may be laid on a 3-tile set whose joker is a reused joker."
+    )
+    joker_layoff_on_others_melds: bool = _knob(
+        "jokers", "JOLY-07", "A joker may be laid off on another player's meld."
+    )
+
+    # 3.4 closing ------------------------------------------------------------------------
+    closing_tile_mode: ClosingTileMode = _knob(
+        "closing", "CLOSE-01 CLOSE-02", "The closing tile is discarded, or kept on the rack."
+    )
+    closing_bonus: int = _knob(
+        "closing", "SCORE-03", "Points the closer receives for closing.", lo=0, hi=_INT_MAX
+    )
+    closing_joker_effect: ClosingEffect = _knob(
+        "closing", "CLOSE-05", "Multiplier caused by closing with a joker."
+    )
+    closing_ace_effect: ClosingEffect = _knob(
+        "closing", "CLOSE-05 OQ-02", "Multiplier caused by closing with a 1."
+    )
+    closing_atu_twin_effect: ClosingAtuTwinEffect = _knob(
+        "closing", "CLOSE-05 ATU-03", "Bonus and multiplier of closing with the atu twin."
+    )
+    multiplier_stacking: MultiplierStacking = _knob(
+        "closing", "SCORE-04 SCORE-05 SCORE-06", "Doublings multiply (x4), or are capped at x2."
+    )
+    pe_tabla_enabled: bool = _knob("closing", "CLOSE-06", "Players may declare and close pe tablă.")
+    pe_tabla_bonus: int = _knob(
+        "closing",
+        "CLOSE-06",
+        "Closing bonus of a pe-tablă closing (instead of closing_bonus).",
+        lo=0,
+        hi=_INT_MAX,
+    )
+    pe_tabla_declare_by: PeTablaDeclareBy = _knob(
+        "closing", "CLOSE-06", "Deadline for declaring pe tablă."
+    )
+    pe_tabla_take_discard: PeTablaTakeDiscard = _knob(
+        "closing", "RUPE-07", "When a pe-tablă declarer may take from the row."
+    )
+    pe_tabla_adds_meld_points: bool = _knob(
+        "closing", "CLOSE-06 OQ-14", "The pe-tablă closer's meld values are added to the bonus."
+    )
+    pe_tabla_binding: bool = _knob(
+        "closing", "CLOSE-06 OQ-14", "A declarer may not open normally afterwards."
+    )
+    pe_tabla_opening_rules_apply: bool = _knob(
+        "closing",
+        "CLOSE-06 OQ-14",
+        "The opening minimum and composition apply to the pe-tablă melds.",
+    )
+    pe_tabla_unclosed_as_unopened: bool = _knob(
+        "closing", "CLOSE-06 OQ-14", "A declarer who never closes is scored as unopened."
+    )
+    pe_tabla_layoff_on_others: bool = _knob(
+        "closing",
+        "CLOSE-06 OQ-14",
+        "In the pe-tablă closing turn, tiles may go onto others' melds.",
+    )
+
+    # 3.5 atu ----------------------------------------------------------------------------
+    double_game_if_atu_joker: bool = _knob(
+        "atu", "ATU-05", "A joker atu makes the round a joc dublu (everyone x2)."
+    )
+    double_game_if_atu_ace: bool = _knob(
+        "atu", "ATU-05 OQ-03", "A 1 as atu makes the round a joc dublu (everyone x2)."
+    )
+    atu_may_be_joker: bool = _knob(
+        "atu", "DEAL-03", "The atu may be a joker (else a joker is put back and another turned)."
+    )
+    atu_bonus_trigger: AtuBonusTrigger = _knob(
+        "atu", "ATU-02 ATU-03 ATU-04", "What earns the atu bonus."
+    )
+    atu_bonus_points: int = _knob(
+        "atu", "ATU-02 ATU-03 ATU-04", "Points of the atu bonus.", lo=0, hi=_INT_MAX
+    )
+    atu_announce_deadline: AtuAnnounceDeadline = _knob(
+        "atu", "ATU-02", "Last moment to announce the atu twin."
+    )
+    atu_bonus_if_unopened: bool = _knob(
+        "atu", "ATU-02", "An unopened player still receives the atu bonus."
+    )
+    atu_bonus_for_joker_atu: bool = _knob(
+        "atu", "OQ-37", "A joker atu can earn the atu bonus (its twin being the other joker)."
+    )
+    atu_face_up_takeable: AtuFaceUpTakeable = _knob(
+        "atu", "ATU-06", "When the face-up atu may be taken."
+    )
+    atu_bonus_layoff_counts: bool = _knob(
+        "atu", "ATU-04 OQ-26", "Under meld_twin, laying the twin off also earns the bonus."
+    )
+
+    # 3.6 scoring ------------------------------------------------------------------------
+    ace_rack_value_end: int = _knob(
+        "scoring", "VALUE-04", "Points a 1 left on the rack costs at the end.", lo=0, hi=_INT_MAX
+    )
+    joker_rack_value_end: int = _knob(
+        "scoring",
+        "VALUE-04",
+        "Points a joker left on the rack costs at the end.",
+        lo=0,
+        hi=_INT_MAX,
+    )
+    joker_table_value_end: JokerTableValueEnd = _knob(
+        "scoring", "VALUE-03 OQ-05", "A joker on the table at the end: 50, or what it represents."
+    )
+    reused_joker_value_end: ReusedJokerValueEnd = _knob(
+        "scoring", "VALUE-05 OQ-04", "A reused joker at the end: like any joker, or 0."
+    )
+    swap_replacement_value_for_owner: SwapReplacementValue = _knob(
+        "scoring", "VALUE-05 OQ-04", "The tile laid in a joker's place: its face value or 50."
+    )
+    swap_replacement_credited_to: SwapReplacementCredit = _knob(
+        "scoring", "VALUE-05 OQ-20", "Who is credited with the tile laid in a joker's place."
+    )
+    atu_twin_rack_value_end: int | None = _knob(
+        "scoring",
+        "VALUE-06 VALUE-04",
+        "The atu twin left on the rack: a fixed value, or None (normal).",
+        lo=0,
+        hi=_INT_MAX,
+    )
+    unopened_penalty: int = _knob(
+        "scoring",
+        "SCORE-02",
+        "Flat penalty (subtracted) of a player who never opened.",
+        lo=0,
+        hi=_INT_MAX,
+    )
+    unopened_rack_counted: bool = _knob(
+        "scoring", "SCORE-02", "An unopened player's rack is subtracted too."
+    )
+    announce_threshold: int = _knob(
+        "scoring",
+        "ANNOUNCE-01 ANNOUNCE-04",
+        "A rack of this many tiles or fewer must be announced.",
+        lo=0,
+        hi=14,
+    )
+    announce_automatic: bool = _knob(
+        "scoring", "ANNOUNCE-04", "The announcement is made automatically."
+    )
+    no_announce_penalty: int | None = _knob(
+        "scoring",
+        "ANNOUNCE-03 OQ-12",
+        "Flat penalty for not announcing, or None for no penalty.",
+        lo=0,
+        hi=_INT_MAX,
+    )
+    multipliers_apply_to_penalties: bool = _knob(
+        "scoring", "SCORE-07 OQ-35", "Doublings also multiply flat penalties."
+    )
+    closer_keeps_tile_counted: bool = _knob(
+        "scoring", "SCORE-05 OQ-24", "A kept closing tile is subtracted from the closer."
+    )
+
+    # 3.7 deal ---------------------------------------------------------------------------
+    hand_sizes: tuple[int, int] = _knob(
+        "deal", "DEAL-02", "Tiles dealt to the starter and to each other player."
+    )
+    starter_rotation: StarterRotation = _knob("deal", "DEAL-01", "Who starts the next round.")
+    doubles_exchange: bool = _knob(
+        "deal", "DUBLE-03", "Players may exchange doubles blind at the start."
+    )
+    doubles_exchange_same_class: bool = _knob(
+        "deal", "DUBLE-03", "Only small for small and big for big."
+    )
+    ace_double_class: AceDoubleClass = _knob(
+        "deal", "DUBLE-02", "The class of a pair of 1s in exchanges."
+    )
+    doubles_exchange_unit: DoublesExchangeUnit = _knob(
+        "deal", "DUBLE-04 OQ-30", "Each side gives one tile of its double, or the pair."
+    )
+    redeal_doubles_threshold: int | None = _knob(
+        "deal",
+        "DUBLE-05 OQ-09",
+        "Doubles in a dealt hand that allow demanding a redeal, or None.",
+        lo=1,
+        hi=7,
+    )
+    stock_exhausted: StockExhausted = _knob(
+        "deal",
+        "END-01 END-02 END-03",
+        "When the stock runs out: the round ends, or the row is reshuffled.",
+    )
+    tie_rule: TieRule = _knob("deal", "TIE-01 TIE-02", "Who wins a tie for the top result.")
+    max_rack_after_turn: int | None = _knob(
+        "deal",
+        "TURN-10 OQ-32",
+        "Largest rack allowed at a turn's end, or None for no cap.",
+        lo=1,
+        hi=106,
+    )
+    max_turns_per_round: int | None = _knob(
+        "deal",
+        "END-04",
+        "Turns after which a round ends without a close, or None.",
+        lo=1,
+        hi=_INT_MAX,
+    )
+
+    # melds (not in the matrix) ------------------------------------------------------------
+    ace_high_run: bool = _knob(
+        "melds", "MELD-02", "A 1 may follow the 13 in a run (12-13-1); False allows only 1-2-3."
+    )
+
+    def __attrs_post_init__(self) -> None:
+        for field in attrs.fields(type(self)):
+            _validate(field, getattr(self, field.name))
+        starter, others = self.hand_sizes
+        if starter + 3 * others + 1 > 106:
+            raise InvalidRulesetError(
+                RulesetErrorCode.OUT_OF_RANGE,
+                knob="hand_sizes",
+                value=self.hand_sizes,
+                constraint="four hands and the atu must fit in the 106 tiles",
+            )
+
+    def fingerprint(self) -> str:
+        """A short stable hash (16 hex digits) of the knob values, for saved games.
+
+        It depends only on the knobs' names and values, never on the preset's name or
+        on the library version: equal rulesets have equal fingerprints.
+
+        >>> from remi_rules import variants
+        >>> len(variants.get("clasic").fingerprint())
+        16
+        """
+        canonical = json.dumps(self.as_plain_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+    def as_plain_dict(self) -> dict[str, object]:
+        """The knob values as plain JSON values (enums as their string values), in
+        field order.  :mod:`remi_rules.serde` is the full, strict conversion."""
+        return {name: _plain(value) for name, value in self._items()}
+
+    def _items(self) -> Iterator[tuple[str, object]]:
+        for field in attrs.fields(type(self)):
+            yield field.name, getattr(self, field.name)
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, ClosingAtuTwinEffect):
+        return {"bonus": value.bonus, "mult": value.mult.value}
+    return value
+
+
+def _type_name(tp: object) -> str:
+    return tp if isinstance(tp, str) else getattr(tp, "__name__", str(tp))
+
+
+_RESOLVED: dict[str, Any] = {}
+
+
+def _field_type(field: attrs.Attribute[Any]) -> Any:
+    if not _RESOLVED:
+        attrs.resolve_types(Ruleset)
+        for f in attrs.fields(Ruleset):
+            _RESOLVED[f.name] = f.type
+    return _RESOLVED[field.name]
+
+
+def _validate(field: attrs.Attribute[Any], value: object) -> None:
+    name = field.name
+    tp = _field_type(field)
+    optional = tp in (int | None,)
+    if optional and value is None:
+        return
+    if tp is bool or tp is int or optional:
+        expected: type = bool if tp is bool else int
+        if type(value) is not expected:
+            raise RulesetTypeError(
+                RulesetErrorCode.WRONG_TYPE,
+                knob=name,
+                expected=expected.__name__ + (" or None" if optional else ""),
+                got=type(value).__name__,
+            )
+        if expected is int:
+            assert isinstance(value, int)
+            lo, hi = field.metadata["lo"], field.metadata["hi"]
+            if (lo is not None and value < lo) or (hi is not None and value > hi):
+                raise InvalidRulesetError(
+                    RulesetErrorCode.OUT_OF_RANGE,
+                    knob=name,
+                    value=value,
+                    constraint=f"between {lo} and {hi}",
+                )
+        return
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        if not isinstance(value, tp):
+            raise RulesetTypeError(
+                RulesetErrorCode.WRONG_TYPE,
+                knob=name,
+                expected=tp.__name__,
+                got=type(value).__name__,
+            )
+        return
+    if tp is ClosingAtuTwinEffect:
+        if not isinstance(value, ClosingAtuTwinEffect):
+            raise RulesetTypeError(
+                RulesetErrorCode.WRONG_TYPE,
+                knob=name,
+                expected="ClosingAtuTwinEffect",
+                got=type(value).__name__,
+            )
+        return
+    # hand_sizes: tuple[int, int]
+    if not (type(value) is tuple and len(value) == 2 and all(type(v) is int for v in value)):
+        raise RulesetTypeError(
+            RulesetErrorCode.WRONG_TYPE,
+            knob=name,
+            expected="tuple[int, int]",
+            got=type(value).__name__,
+        )
+    starter, others = value
+    if not 1 <= others <= starter <= 30:
+        raise InvalidRulesetError(
+            RulesetErrorCode.OUT_OF_RANGE,
+            knob=name,
+            value=value,
+            constraint="1 <= others <= starter <= 30",
+        )
+
+
+def knobs() -> tuple[KnobInfo, ...]:
+    """Documentation of every knob, in field order (groups follow the matrix)."""
+    return tuple(
+        KnobInfo(
+            name=f.name,
+            group=f.metadata["group"],
+            rules=f.metadata["rules"],
+            doc=f.metadata["doc"],
+            type_name=_describe(_field_type(f)),
+        )
+        for f in attrs.fields(Ruleset)
+    )
+
+
+def _describe(tp: Any) -> str:
+    if tp == int | None:
+        return "int | None"
+    if tp == tuple[int, int]:
+        return "tuple[int, int]"
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return f"{tp.__name__} ({', '.join(m.value for m in tp)})"
+    return _type_name(tp)
