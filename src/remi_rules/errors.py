@@ -257,6 +257,10 @@ class TileParseError(InvalidTileError):
         return base
 
 
+DEFERRED: Final = object()
+"""Marks an :class:`InvalidMeldError` whose diagnosis is deferred (see there)."""
+
+
 class InvalidMeldError(RemiError, ValueError):
     """The tiles do not form a valid meld (MELD-01 … MELD-06).  ``code`` is a
     :class:`MeldErrorCode`; ``details`` has ``tiles`` (the Tile values) and, where
@@ -267,26 +271,27 @@ class InvalidMeldError(RemiError, ValueError):
     worked out the first time they are read.  Callers see no difference.
     """
 
-    _diagnosis: Callable[[], tuple[MeldErrorCode, dict[str, object]]] | None = None
-    _tiles: object = None
-
     @classmethod
     def deferred(
-        cls, tiles: object, diagnosis: Callable[[], tuple[MeldErrorCode, dict[str, object]]]
+        cls,
+        tiles: object,
+        diagnosis: Callable[..., tuple[MeldErrorCode, dict[str, object]]],
+        *args: object,
     ) -> InvalidMeldError:
-        """An error whose code and details come from ``diagnosis()`` when first read."""
-        err = cls.__new__(cls)
-        err._tiles = tiles
-        err._diagnosis = diagnosis
+        """An error whose code and details come from ``diagnosis(*args)`` when first
+        read.  (Hot paths build the same thing with ``BaseException.__new__`` and
+        :data:`DEFERRED` directly, which is cheaper.)"""
+        err: InvalidMeldError = cls.__new__(cls, DEFERRED, tiles, diagnosis, *args)
         return err
 
     def _resolve(self) -> None:
-        diagnosis = self._diagnosis
-        if diagnosis is not None:
-            self._diagnosis = None
-            code, details = diagnosis()
+        args = self.args
+        if "code" not in self.__dict__ and len(args) >= 3 and args[0] is DEFERRED:
+            tiles, diagnosis = args[1], args[2]
+            code, details = diagnosis(*args[3:])
             self.__dict__["code"] = code
-            self.__dict__["details"] = {"tiles": self._tiles, **details}
+            self.__dict__["details"] = {"tiles": tiles, **details}
+            self.args = (code,)
 
     @property  # type: ignore[override]
     def code(self) -> MeldErrorCode:
