@@ -8,8 +8,8 @@ Builds ``--count`` distinct tile sequences (3–13 tiles, 0–2 jokers): valid o
 up to half (but there are only about 10,000 distinct valid sequences with at most
 two free jokers, all of which are used), and invalid near-misses of valid melds
 for the rest; analyses each exactly once, and times
-every call with ``time.perf_counter_ns`` (the timer's own cost, measured on an
-empty call, is reported as ``timer_overhead_ns`` and *not* subtracted).  The last
+every call with ``time.perf_counter_ns``.  The harness's own cost (the same loop
+around a trivial call) is reported as ``harness_ns`` and *not* subtracted.  The last
 line printed is one JSON object.  No caching on the input is involved: each
 sequence is seen once.  Target (issue 2): median 2 µs or less on CPython 3.11.
 """
@@ -98,9 +98,13 @@ def run(count: int, seed: int, preset: str) -> dict[str, object]:
     append = times.append
     gc.disable()
     try:
-        empty = []
-        for _ in range(10_000):
+        empty = []  # the harness alone: the same loop around a trivial call
+        for seq in inputs[:20_000]:
             t0 = timer()
+            try:  # noqa: SIM105 - the same shape as the timed loop below
+                len(seq)
+            except InvalidMeldError:
+                pass
             t1 = timer()
             empty.append(t1 - t0)
         for seq in inputs:
@@ -128,7 +132,7 @@ def run(count: int, seed: int, preset: str) -> dict[str, object]:
         "analyze_meld_us_mean": round(sum(times) / n / 1000, 3),
         "valid_us_median": round(statistics.median(valid_times) / 1000, 3),
         "invalid_us_median": round(statistics.median(invalid_times) / 1000, 3),
-        "timer_overhead_ns": statistics.median(empty),
+        "harness_ns": statistics.median(empty),
         "python": platform.python_version(),
         "target_median_us": 2.0,
     }

@@ -174,12 +174,14 @@ def _assert_wrong_type(err: BaseException, knob: str) -> None:
     assert knob in err.message("ro")
 
 
-def _assert_out_of_range(err: BaseException, knob: str) -> None:
+def _assert_out_of_range(
+    err: BaseException, knob: str, code: RulesetErrorCode = RulesetErrorCode.OUT_OF_RANGE
+) -> None:
     assert isinstance(err, InvalidRulesetError)
     assert isinstance(err, ValueError)
     assert not isinstance(err, TypeError)
     assert err.knob == knob
-    assert err.code == RulesetErrorCode.OUT_OF_RANGE
+    assert err.code == code
     assert knob in err.message("en")
     assert knob in err.message("ro")
 
@@ -307,21 +309,21 @@ def test_hand_sizes_rejects_wrong_lengths(bad: Any) -> None:
     with pytest.raises(InvalidRulesetError) as info:
         attrs.evolve(CLASIC, hand_sizes=bad)
     assert info.value.knob == "hand_sizes"
-    assert info.value.code in (RulesetErrorCode.WRONG_TYPE, RulesetErrorCode.OUT_OF_RANGE)
+    assert info.value.code in (RulesetErrorCode.WRONG_TYPE, RulesetErrorCode.HAND_SIZES)
 
 
 @pytest.mark.parametrize("bad", [(14, 15), (1, 2), (13, 14)])
 def test_hand_sizes_rejects_others_above_starter(bad: tuple[int, int]) -> None:
     with pytest.raises(InvalidRulesetError) as info:
         attrs.evolve(CLASIC, hand_sizes=bad)
-    _assert_out_of_range(info.value, "hand_sizes")
+    _assert_out_of_range(info.value, "hand_sizes", RulesetErrorCode.HAND_SIZES)
 
 
 @pytest.mark.parametrize("bad", [(15, 0), (0, 0), (-1, -1), (15, -14)])
 def test_hand_sizes_rejects_empty_or_negative_hands(bad: tuple[int, int]) -> None:
     with pytest.raises(InvalidRulesetError) as info:
         attrs.evolve(CLASIC, hand_sizes=bad)
-    _assert_out_of_range(info.value, "hand_sizes")
+    _assert_out_of_range(info.value, "hand_sizes", RulesetErrorCode.HAND_SIZES)
 
 
 @pytest.mark.parametrize("bad", [(28, 26), (27, 27), (30, 26), (30, 30)])
@@ -330,7 +332,7 @@ def test_hand_sizes_rejects_totals_beyond_the_set(bad: tuple[int, int]) -> None:
     assert starter + 3 * others + 1 > 106
     with pytest.raises(InvalidRulesetError) as info:
         attrs.evolve(CLASIC, hand_sizes=bad)
-    _assert_out_of_range(info.value, "hand_sizes")
+    _assert_out_of_range(info.value, "hand_sizes", RulesetErrorCode.HAND_SIZES)
 
 
 @pytest.mark.parametrize("good", [(27, 26), (30, 25), (15, 14), (14, 14), (1, 1), (16, 14)])

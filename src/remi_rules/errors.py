@@ -73,8 +73,12 @@ class RulesetErrorCode(enum.StrEnum):
 
     WRONG_TYPE = "wrong_type"
     OUT_OF_RANGE = "out_of_range"
+    NOT_A_CHOICE = "not_a_choice"
+    HAND_SIZES = "hand_sizes"
     UNKNOWN_KNOB = "unknown_knob"
     MISSING_KNOB = "missing_knob"
+    UNKNOWN_BASE = "unknown_base"
+    BAD_STRUCTURE = "bad_structure"
     BAD_FILE = "bad_file"
 
 
@@ -176,8 +180,28 @@ MESSAGES: dict[enum.StrEnum, tuple[str, str]] = {
         "Knob '{knob}' must be of type {expected}, not {got}.",
     ),
     RulesetErrorCode.OUT_OF_RANGE: (
-        "Regula „{knob}” nu poate avea valoarea {value}: {constraint}.",
-        "Knob '{knob}' cannot be {value}: {constraint}.",
+        "Regula „{knob}” nu poate avea valoarea {value}: trebuie să fie între {lo} și {hi}.",
+        "Knob '{knob}' cannot be {value}: it must be between {lo} and {hi}.",
+    ),
+    RulesetErrorCode.NOT_A_CHOICE: (
+        "Regula „{knob}” nu poate avea valoarea {value}; valorile posibile: {choices}.",
+        "Knob '{knob}' cannot be {value}; the possible values are: {choices}.",
+    ),
+    RulesetErrorCode.HAND_SIZES: (
+        "Regula „{knob}” nu poate fi {value}: 1 ≤ ceilalți ≤ cel care începe ≤ 30, "
+        "iar patru mâini și atuul trebuie să încapă în cele 106 piese.",
+        "Knob '{knob}' cannot be {value}: 1 <= others <= starter <= 30, and four hands "
+        "plus the atu must fit in the 106 tiles.",
+    ),
+    RulesetErrorCode.UNKNOWN_BASE: (
+        "Fișierul de reguli pornește de la varianta „{base}”, care nu există; "
+        "variantele cunoscute: {known}.",
+        "The house-rules file is based on '{base}', which does not exist; "
+        "the known variants are: {known}.",
+    ),
+    RulesetErrorCode.BAD_STRUCTURE: (
+        "Un fișier de reguli este un tabel cu cheile base și overrides; „{key}” nu se potrivește.",
+        "A house-rules file is a table with the keys base and overrides; '{key}' does not fit.",
     ),
     RulesetErrorCode.UNKNOWN_KNOB: (
         "Nu există regula „{knob}”.",
@@ -290,7 +314,7 @@ class InvalidMeldError(RemiError, ValueError):
             tiles, diagnosis = args[1], args[2]
             code, details = diagnosis(*args[3:])
             self.__dict__["code"] = code
-            self.__dict__["details"] = {"tiles": tiles, **details}
+            self.__dict__["details"] = {"tiles": tuple(tiles), **details}
             self.args = (code,)
 
     @property  # type: ignore[override]

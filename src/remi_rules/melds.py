@@ -196,12 +196,12 @@ def _check(codes: list[int], rules: Ruleset) -> _Ok | None:
     The paths for no jokers and for free jokers are complete deciders; melds with a
     fixed joker go through the general check."""
     n = len(codes)
-    c0 = codes[0] if n else 0
-    if codes == list(range(c0, c0 + n)) and n >= 3:
-        # A low run without jokers: equal codes imply ranks 1..13 of one colour.
-        return MeldKind.SUITA, c0 & 15, c0 >> 4
     if n < 3:
         return None
+    c0 = codes[0]
+    if codes[-1] == c0 + n - 1 and c0 < JOKER_CODE and codes == list(range(c0, c0 + n)):
+        # A low run without jokers: equal codes imply ranks 1..13 of one colour.
+        return MeldKind.SUITA, c0 & 15, c0 >> 4
     mx = max(codes)
     if mx < JOKER_CODE:
         # No jokers: a high-ace run or a set.
@@ -239,8 +239,9 @@ def _check(codes: list[int], rules: Ruleset) -> _Ok | None:
         while codes[q] == JOKER_CODE:
             q += 1
         cp = codes[p]
+        cq = codes[q]
         rp = cp & 15
-        if codes[q] & 15 == rp:
+        if cq & 15 == rp:
             # Only a set can repeat a rank: different colours, at most four tiles.
             if n > 4:
                 return None
@@ -252,8 +253,10 @@ def _check(codes: list[int], rules: Ruleset) -> _Ok | None:
                 return MeldKind.TERTA, rp, 0
             return None
         # Only a run: the first real tile fixes every position.
+        if cq != cp + q - p and cq != (cp & 48) | 1:
+            return None  # the second real tile is out of place (or another colour)
         low = rp - p
-        if low < 1 or (k2 == k + 1 and not rules.jokers_may_be_adjacent):
+        if low < 1 or n > 13 or (k2 == k + 1 and not rules.jokers_may_be_adjacent):
             return None
         base = cp - p
         top = low + n - 1
@@ -321,7 +324,9 @@ def _check_general(codes: list[int], rules: Ruleset, *, fixed_as_free: bool) -> 
         seen: set[int] = set()
         for i, c in placed:
             if c >> 4 in seen:
-                return _fail(MeldErrorCode.REPEATED_COLOUR, tile=tile_from_code(c), position=i + 1)
+                return _fail(
+                    MeldErrorCode.REPEATED_COLOUR, tile=tile_from_code(codes[i]), position=i + 1
+                )
             seen.add(c >> 4)
         rank = placed[0][1] & 15
         return MeldKind.TERTA, rank, 0
@@ -334,40 +339,43 @@ def _check_general(codes: list[int], rules: Ruleset, *, fixed_as_free: bool) -> 
         for a, b in itertools.pairwise(jokers):
             if b == a + 1:
                 return _fail(MeldErrorCode.ADJACENT_JOKERS, position=b + 1)
-    i0, c0 = next((i, c) for i, c in placed if c & 15 != 1)
-    low = (c0 & 15) - i0
-    high_ace_at = -1
-    prev = 0  # rank of the previous placed tile, high ace as 14
+
+    def at(i: int) -> dict[str, object]:
+        return {"tile": tile_from_code(codes[i]), "position": i + 1}
+
+    seen_ranks: set[int] = set()
     for i, c in placed:
+        if c & 15 in seen_ranks:
+            return MeldErrorCode.RUN_REPEATED_RANK, at(i)
+        seen_ranks.add(c & 15)
+    # Each placed tile's rank as a position value: an ace is low (1) only as the
+    # first placed tile, high (14) only as the last and in the high ace's place,
+    # and never in between.
+    last = len(placed) - 1
+    values: list[int] = []
+    for j, (i, c) in enumerate(placed):
         r = c & 15
-        e = low + i
-        if r == e:
-            prev = r
-            continue
-        if r == 1 and e == 14:
+        if r == 1 and j > 0:
+            if j < last:
+                return MeldErrorCode.ACE_IN_MIDDLE, at(i)
+            if 14 - i != values[0] - placed[0][0]:
+                return MeldErrorCode.RUN_NOT_ASCENDING, at(i)  # not in a high ace's place
             if not rules.ace_high_run:
-                return _fail(
-                    MeldErrorCode.HIGH_ACE_NOT_ALLOWED, tile=tile_from_code(c), position=i + 1
-                )
-            high_ace_at = i
-            prev = 14
-            continue
-        details: dict[str, object] = {"tile": tile_from_code(c), "position": i + 1}
-        if high_ace_at >= 0:
-            return MeldErrorCode.ACE_IN_MIDDLE, details
-        if any(p < i and pc & 15 == r for p, pc in placed):
-            return MeldErrorCode.RUN_REPEATED_RANK, details
-        if r <= prev or (r == 1 and i > 0):
-            return MeldErrorCode.RUN_NOT_ASCENDING, details
-        return MeldErrorCode.RUN_GAP, details
+                return MeldErrorCode.HIGH_ACE_NOT_ALLOWED, at(i)
+            r = 14
+        if values and r <= values[-1]:
+            return MeldErrorCode.RUN_NOT_ASCENDING, at(i)
+        values.append(r)
+    low = values[0] - placed[0][0]
+    for (i, _), value in zip(placed, values, strict=True):
+        if value - i != low:
+            return MeldErrorCode.RUN_GAP, at(i)
     if low < 1:
         return _fail(MeldErrorCode.JOKER_OUT_OF_RANGE, position=1)
     top = 14 if rules.ace_high_run else 13
     if low + n - 1 > top:
-        if high_ace_at >= 0:
-            return _fail(MeldErrorCode.ACE_IN_MIDDLE, position=high_ace_at + 2)
         return _fail(MeldErrorCode.JOKER_OUT_OF_RANGE, position=top - low + 2)
-    return MeldKind.SUITA, low, c0 >> 4
+    return MeldKind.SUITA, low, placed[0][1] >> 4
 
 
 def _codes(tiles: Sequence[Tile] | str) -> tuple[Sequence[Tile], list[int]]:
@@ -420,7 +428,7 @@ def analyze_meld(tiles: Sequence[Tile] | str, rules: Ruleset) -> Meld:
         raise TypeError(f"rules must be a Ruleset, not {type(rules).__name__}")
     res = _check(codes, rules)
     if res is None:
-        raise _new_error(InvalidMeldError, DEFERRED, tuple(tiles), _diagnose, codes, rules)
+        raise _new_error(InvalidMeldError, DEFERRED, tiles, _diagnose, codes, rules)
     kind, low, ci = res
     meld = _new_meld(Meld)
     _set_kind(meld, kind)

@@ -221,6 +221,10 @@ class KnobInfo:
     rules: tuple[str, ...]
     doc: str
     type_name: str
+    lo: int | None = None
+    """Smallest allowed value of an int knob (``None`` for other knobs)."""
+    hi: int | None = None
+    """Largest allowed value of an int knob (``None`` for other knobs)."""
 
 
 _INT_MAX: Final = 1_000_000
@@ -269,7 +273,8 @@ class ClosingAtuTwinEffect:
                 RulesetErrorCode.OUT_OF_RANGE,
                 knob="closing_atu_twin_effect.bonus",
                 value=self.bonus,
-                constraint=f"between 0 and {_INT_MAX}",
+                lo=0,
+                hi=_INT_MAX,
             )
 
 
@@ -595,17 +600,15 @@ class Ruleset:
         starter, others = self.hand_sizes
         if starter + 3 * others + 1 > 106:
             raise InvalidRulesetError(
-                RulesetErrorCode.OUT_OF_RANGE,
-                knob="hand_sizes",
-                value=self.hand_sizes,
-                constraint="four hands and the atu must fit in the 106 tiles",
+                RulesetErrorCode.HAND_SIZES, knob="hand_sizes", value=self.hand_sizes
             )
 
     def fingerprint(self) -> str:
         """A short stable hash (16 hex digits) of the knob values, for saved games.
 
-        It depends only on the knobs' names and values, never on the preset's name or
-        on the library version: equal rulesets have equal fingerprints.
+        It depends only on the knobs' names and values, never on the preset's name:
+        equal rulesets have equal fingerprints.  A release that adds a knob changes
+        every fingerprint (the rules then say more), and says so in the changelog.
 
         >>> from remi_rules import variants
         >>> len(variants.get("clasic").fingerprint())
@@ -661,7 +664,7 @@ def _validate(field: attrs.Attribute[Any], value: object) -> None:
             raise RulesetTypeError(
                 RulesetErrorCode.WRONG_TYPE,
                 knob=name,
-                expected=expected.__name__ + (" or None" if optional else ""),
+                expected=expected.__name__ + (" | None" if optional else ""),
                 got=type(value).__name__,
             )
         if expected is int:
@@ -669,10 +672,7 @@ def _validate(field: attrs.Attribute[Any], value: object) -> None:
             lo, hi = field.metadata["lo"], field.metadata["hi"]
             if (lo is not None and value < lo) or (hi is not None and value > hi):
                 raise InvalidRulesetError(
-                    RulesetErrorCode.OUT_OF_RANGE,
-                    knob=name,
-                    value=value,
-                    constraint=f"between {lo} and {hi}",
+                    RulesetErrorCode.OUT_OF_RANGE, knob=name, value=value, lo=lo, hi=hi
                 )
         return
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
@@ -703,12 +703,7 @@ def _validate(field: attrs.Attribute[Any], value: object) -> None:
         )
     starter, others = value
     if not 1 <= others <= starter <= 30:
-        raise InvalidRulesetError(
-            RulesetErrorCode.OUT_OF_RANGE,
-            knob=name,
-            value=value,
-            constraint="1 <= others <= starter <= 30",
-        )
+        raise InvalidRulesetError(RulesetErrorCode.HAND_SIZES, knob=name, value=value)
 
 
 def knobs() -> tuple[KnobInfo, ...]:
@@ -720,6 +715,8 @@ def knobs() -> tuple[KnobInfo, ...]:
             rules=f.metadata["rules"],
             doc=f.metadata["doc"],
             type_name=_describe(_field_type(f)),
+            lo=f.metadata["lo"],
+            hi=f.metadata["hi"],
         )
         for f in attrs.fields(Ruleset)
     )

@@ -94,7 +94,7 @@ class _NotAMember(Exception):
 
 def _enum_hook(value: object, cls: type[enum.Enum]) -> enum.Enum:
     if type(value) is not str:
-        raise _Refused(f"a string (one of {', '.join(str(m.value) for m in cls)})", value)
+        raise _Refused("str", value)
     try:
         return cls(value)
     except ValueError:
@@ -105,16 +105,16 @@ def _optional_int_hook(value: object, _: object) -> int | None:
     if value is None:
         return None
     if type(value) is not int:
-        raise _Refused("int or null", value)
+        raise _Refused('int | null ("none" in TOML)', value)
     return value
 
 
 def _pair_hook(value: object, _: object) -> tuple[int, int]:
     if not isinstance(value, list | tuple) or len(value) != 2:
-        raise _Refused("a list of two ints", value)
+        raise _Refused("[int, int]", value)
     a, b = value
     if type(a) is not int or type(b) is not int:
-        raise _Refused("a list of two ints", value)
+        raise _Refused("[int, int]", value)
     return (a, b)
 
 
@@ -129,7 +129,7 @@ def _make_converter() -> cattrs.Converter:
 
     def atu_twin_hook(value: object, cls: type[ClosingAtuTwinEffect]) -> ClosingAtuTwinEffect:
         if not isinstance(value, Mapping):
-            raise _Refused("a mapping with 'bonus' and 'mult'", value)
+            raise _Refused("{bonus, mult}", value)
         return nested(value, cls)
 
     conv.register_structure_hook(ClosingAtuTwinEffect, atu_twin_hook)
@@ -171,10 +171,7 @@ def _translate(exc: BaseException, path: str) -> InvalidRulesetError:
         return InvalidRulesetError(RulesetErrorCode.MISSING_KNOB, knob=path or str(missing))
     if isinstance(exc, _NotAMember):
         return InvalidRulesetError(
-            RulesetErrorCode.OUT_OF_RANGE,
-            knob=path,
-            value=repr(exc.value),
-            constraint=f"use one of {exc.choices}",
+            RulesetErrorCode.NOT_A_CHOICE, knob=path, value=repr(exc.value), choices=exc.choices
         )
     if isinstance(exc, _Refused):
         return RulesetTypeError(
@@ -191,7 +188,7 @@ def _structure(data: object, cls: type[Any], path: str) -> Any:
         raise RulesetTypeError(
             RulesetErrorCode.WRONG_TYPE,
             knob=path or "<ruleset>",
-            expected="a mapping of knob names to values",
+            expected="mapping",
             got=type(data).__name__,
         )
     for key in data:
@@ -231,28 +228,21 @@ def house_rules_from_dict(data: Mapping[str, Any]) -> Ruleset:
     values as in :func:`ruleset_to_dict` (default none).
     """
     if not isinstance(data, Mapping):
-        raise InvalidRulesetError(
-            RulesetErrorCode.BAD_FILE, knob=None, reason="the top level must be a table/object"
-        )
+        raise InvalidRulesetError(RulesetErrorCode.BAD_STRUCTURE, knob=None, key="(top level)")
     for key in data:
         if key not in _HOUSE_KEYS:
-            raise InvalidRulesetError(
-                RulesetErrorCode.BAD_FILE,
-                knob=None,
-                reason=f"unknown key {key!r}; a house-rules file has 'base' and 'overrides'",
-            )
+            raise InvalidRulesetError(RulesetErrorCode.BAD_STRUCTURE, knob=None, key=str(key))
     base_name = data.get("base", "clasic")
     if not isinstance(base_name, str) or base_name not in variants.names():
         raise InvalidRulesetError(
-            RulesetErrorCode.BAD_FILE,
+            RulesetErrorCode.UNKNOWN_BASE,
             knob=None,
-            reason=f"'base' must be one of {', '.join(variants.names())}, not {base_name!r}",
+            base=str(base_name),
+            known=", ".join(variants.names()),
         )
     overrides = data.get("overrides", {})
     if not isinstance(overrides, Mapping):
-        raise InvalidRulesetError(
-            RulesetErrorCode.BAD_FILE, knob=None, reason="'overrides' must be a table/object"
-        )
+        raise InvalidRulesetError(RulesetErrorCode.BAD_STRUCTURE, knob=None, key="overrides")
     merged = ruleset_to_dict(variants.get(base_name))
     for key, value in overrides.items():
         if key not in merged:
