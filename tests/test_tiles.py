@@ -368,6 +368,7 @@ DETAILS = {
     "count": 2,
     "jokers": 2,
     "needed": 4,
+    "per": 2,
     "real": 1,
     "tile": Tile.parse("8R"),
     "fixed": Tile.parse("8R"),

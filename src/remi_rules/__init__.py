@@ -9,7 +9,7 @@ The public API is listed in ``__all__``; see README.md and docs/ for a tour.
 
 from __future__ import annotations
 
-from . import variants
+from . import values, variants
 from .errors import (
     InvalidMeldError,
     InvalidRulesetError,
@@ -123,5 +123,6 @@ __all__ = [
     "tile_of",
     "tile_points",
     "tiles_str",
+    "values",
     "variants",
 ]

@@ -119,9 +119,10 @@ MESSAGES: dict[enum.StrEnum, tuple[str, str]] = {
         "A meld needs at least 3 tiles; this one has {count}.",
     ),
     MeldErrorCode.TOO_MANY_JOKERS: (
-        "Prea mulți jokeri: {jokers} jokeri cer cel puțin {needed} piese reale, aici sunt {real}.",
-        "Too many jokers: {jokers} joker(s) need at least {needed} real tiles, "
-        "this meld has {real}.",
+        "Prea mulți jokeri: o formație are cel mult 2 jokeri și {per} piese reale pentru "
+        "fiecare; aici sunt {jokers} jokeri și {real} piese reale.",
+        "Too many jokers: a meld holds at most 2 jokers and {per} real tiles for each; "
+        "this one has {jokers} joker(s) and {real} real tile(s).",
     ),
     MeldErrorCode.ADJACENT_JOKERS: (
         "Cei doi jokeri nu pot sta unul lângă altul în suită.",

@@ -190,16 +190,61 @@ def _run_points(low: int, n: int) -> int:
     return 5 * n + 5 * tens if tens > 0 else 5 * n
 
 
-def _check(codes: list[int], rules: Ruleset) -> _Ok | None:
+# Runs with free jokers are recognised by their *shape*.  Every code is shifted by
+# the run's base (the code its first position stands for: colour * 16 + low), the
+# ace of the run's colour counting as rank 14 unless the run starts at 1, and the
+# jokers become one marker.  In a valid run the real tile at position i shifts to
+# exactly i, and no other tile does, so a valid run's shape is 0, 1, 2, ... with
+# markers for its jokers: one small table per joker-adjacency rule.  The shape does
+# not say where the run starts, so the bounds 1..14 (1..13) are checked apart.
+_JOKER_MARK: Final = 100  # no tile shifts to 100 (shifts are 0..63 and 193..255)
+
+
+_IDENTITY: Final = bytes(range(256))
+
+
+def _shift_table(base: int) -> bytes:
+    table = bytearray(_IDENTITY[-base:] + _IDENTITY[:-base])  # c -> (c - base) % 256
+    low = base & 15
+    table[(base & 48) | 1] = (14 - low if low > 1 else 0) % 256  # the run colour's ace
+    table[JOKER_CODE] = _JOKER_MARK
+    return bytes(table)
+
+
+_SHIFT: Final = tuple(_shift_table(base) for base in range(64))
+
+
+def _run_shapes(adjacent_jokers: bool) -> frozenset[bytes]:
+    """Every valid run shape with one or two free jokers (MELD-01, MELD-02, MELD-05);
+    the joker limits by count and the run's bounds are checked apart."""
+    shapes: set[bytes] = set()
+    for n in range(3, 14):
+        for jokers in (1, 2):
+            for spots in itertools.combinations(range(n), jokers):
+                if jokers == 2 and spots[1] == spots[0] + 1 and not adjacent_jokers:
+                    continue
+                shapes.add(bytes(_JOKER_MARK if i in spots else i for i in range(n)))
+    return frozenset(shapes)
+
+
+# _SHAPES[jokers_may_be_adjacent]: a few hundred short byte strings each.
+_SHAPES: Final = (_run_shapes(False), _run_shapes(True))
+# _LOW_RUNS[code * 16 + n]: the codes of the n-tile run starting at ``code``.
+_LOW_RUNS: Final = tuple(bytes(range(c, c + n)) for c in range(64) for n in range(16))
+_JOKER_BYTE: Final = bytes([JOKER_CODE])
+
+
+def _check(codes: bytes, rules: Ruleset) -> _Ok | None:
     """Decide validity fast; ``None`` means invalid (see :func:`_diagnose` for why).
 
-    The paths for no jokers and for free jokers are complete deciders; melds with a
-    fixed joker go through the general check."""
+    ``codes`` holds the tiles' codes (all below 256).  The paths for no jokers and
+    for free jokers are complete deciders; melds with a fixed joker go through the
+    general check."""
     n = len(codes)
-    if n < 3:
+    if n < 3 or n > 13:
         return None
     c0 = codes[0]
-    if codes[-1] == c0 + n - 1 and c0 < JOKER_CODE and codes == list(range(c0, c0 + n)):
+    if c0 < JOKER_CODE and codes == _LOW_RUNS[c0 * 16 + n]:
         # A low run without jokers: equal codes imply ranks 1..13 of one colour.
         return MeldKind.SUITA, c0 & 15, c0 >> 4
     mx = max(codes)
@@ -211,9 +256,8 @@ def _check(codes: list[int], rules: Ruleset) -> _Ok | None:
             if (
                 codes[-1] == (c0 & 48) | 1
                 and r0 + n - 2 == 13
-                and r0 > 1
                 and rules.ace_high_run
-                and codes[:-1] == list(range(c0, c0 + n - 1))
+                and codes[:-1] == _LOW_RUNS[c0 * 16 + n - 1]
             ):
                 return MeldKind.SUITA, r0, c0 >> 4
         elif n <= 4 and (c1 & 15) == r0:
@@ -226,61 +270,40 @@ def _check(codes: list[int], rules: Ruleset) -> _Ok | None:
                     return MeldKind.TERTA, r0, 0
         return None
     if mx == JOKER_CODE:
-        # Free jokers only: fill them in and compare, mostly at C speed.
+        # Free jokers only.
         nj = codes.count(JOKER_CODE)
         if nj > MAX_JOKERS or n - nj < rules.real_tiles_per_joker * nj:
             return None
-        k = codes.index(JOKER_CODE)
-        k2 = codes.index(JOKER_CODE, k + 1) if nj == 2 else -1
-        p = 0  # the first real tile
-        while codes[p] == JOKER_CODE:
-            p += 1
-        q = p + 1  # the second real tile
-        while codes[q] == JOKER_CODE:
-            q += 1
+        p = 0 if c0 != JOKER_CODE else 1 if codes[1] != JOKER_CODE else 2  # first real tile
         cp = codes[p]
-        cq = codes[q]
-        rp = cp & 15
-        if cq & 15 == rp:
-            # Only a set can repeat a rank: different colours, at most four tiles.
-            if n > 4:
-                return None
-            reals = codes.copy()
-            reals.remove(JOKER_CODE)
-            if nj == 2:
-                reals.remove(JOKER_CODE)
-            if len(set(reals)) == len(reals) and all(c & 15 == rp for c in reals):
-                return MeldKind.TERTA, rp, 0
-            return None
-        # Only a run: the first real tile fixes every position.
-        if cq != cp + q - p and cq != (cp & 48) | 1:
-            return None  # the second real tile is out of place (or another colour)
-        low = rp - p
-        if low < 1 or n > 13 or (k2 == k + 1 and not rules.jokers_may_be_adjacent):
-            return None
-        base = cp - p
-        top = low + n - 1
-        filled = codes.copy()
-        filled[k] = base + k
-        if k2 >= 0:
-            filled[k2] = base + k2
-        if top == 14 and codes[-1] == (base & 48) | 1:
-            filled[-1] = base + n - 1
-        if filled == list(range(base, base + n)) and top <= (14 if rules.ace_high_run else 13):
-            return MeldKind.SUITA, low, base >> 4
+        low = (cp & 15) - p
+        high = rules.ace_high_run
+        if (
+            low >= 1
+            and low + n <= 14 + high
+            and codes.translate(_SHIFT[cp - p]) in _SHAPES[rules.jokers_may_be_adjacent]
+        ):
+            # A run within 1..14 (1..13) whose shifted codes have a valid shape.
+            return MeldKind.SUITA, low, cp >> 4
+        if n <= 4:
+            # A set: one rank, different colours, at most four tiles.
+            reals = codes.replace(_JOKER_BYTE, b"")
+            rank = cp & 15
+            if len(set(reals)) == len(reals) and all(c & 15 == rank for c in reals):
+                return MeldKind.TERTA, rank, 0
         return None
     res = _check_general(codes, rules, fixed_as_free=False)
     return res if res[0] in _KINDS else None  # type: ignore[return-value]
 
 
-def _diagnose(codes: list[int], rules: Ruleset) -> _Fail:
+def _diagnose(codes: bytes, rules: Ruleset) -> _Fail:
     """Why ``codes`` is not a valid meld (only called for invalid melds)."""
     n = len(codes)
     if n < 3:
         return _fail(MeldErrorCode.TOO_SHORT, count=n)
     res = _check_general(codes, rules, fixed_as_free=False)
     if res[0] in _KINDS:  # pragma: no cover - _check and _check_general agree
-        raise AssertionError(f"meld checks disagree on {codes}")
+        raise AssertionError(f"meld checks disagree on {list(codes)}")
     if max(codes) > JOKER_CODE and _check_general(codes, rules, fixed_as_free=True)[0] in _KINDS:
         # A fixed joker is at fault: the meld works with it as a free joker.
         for i, c in enumerate(codes):
@@ -298,7 +321,7 @@ def _fail(code: MeldErrorCode, **details: object) -> _Fail:
     return code, details
 
 
-def _check_general(codes: list[int], rules: Ruleset, *, fixed_as_free: bool) -> _Ok | _Fail:
+def _check_general(codes: bytes, rules: Ruleset, *, fixed_as_free: bool) -> _Ok | _Fail:
     """The full check, with jokers, and the diagnosis of every invalid meld."""
     n = len(codes)
     jokers: list[int] = []
@@ -314,7 +337,13 @@ def _check_general(codes: list[int], rules: Ruleset, *, fixed_as_free: bool) -> 
     real = n - nj
     needed = rules.real_tiles_per_joker * nj
     if nj > MAX_JOKERS or real < needed:
-        return _fail(MeldErrorCode.TOO_MANY_JOKERS, jokers=nj, needed=needed, real=real)
+        return _fail(
+            MeldErrorCode.TOO_MANY_JOKERS,
+            jokers=nj,
+            needed=needed,
+            real=real,
+            per=rules.real_tiles_per_joker,
+        )
     ranks = {c & 15 for _, c in placed}
     colours = {c >> 4 for _, c in placed}
     if len(ranks) == 1:
@@ -378,11 +407,11 @@ def _check_general(codes: list[int], rules: Ruleset, *, fixed_as_free: bool) -> 
     return MeldKind.SUITA, low, placed[0][1] >> 4
 
 
-def _codes(tiles: Sequence[Tile] | str) -> tuple[Sequence[Tile], list[int]]:
+def _codes(tiles: Sequence[Tile] | str) -> tuple[Sequence[Tile], bytes]:
     if isinstance(tiles, str):
         tiles = parse_tiles(tiles)
     try:
-        return tiles, [t._code for t in tiles]
+        return tiles, bytes([t._code for t in tiles])
     except AttributeError:
         bad = next(t for t in tiles if not isinstance(t, Tile))
         raise TypeError(f"a meld is made of Tile values, not {type(bad).__name__}") from None
@@ -414,13 +443,13 @@ def analyze_meld(tiles: Sequence[Tile] | str, rules: Ruleset) -> Meld:
     remi_rules.errors.InvalidMeldError: [ace_in_middle] An ace cannot sit inside a run ...
     """
     try:
-        codes = [t._code for t in tiles]  # type: ignore[union-attr]
+        codes = bytes([t._code for t in tiles])  # type: ignore[union-attr]
     except AttributeError:
         if not isinstance(tiles, str):
             _codes(tiles)  # raises TypeError naming the bad element
             raise
         tiles = parse_tiles(tiles)
-        codes = [t._code for t in tiles]
+        codes = bytes([t._code for t in tiles])
     except TypeError:
         _codes(tiles)  # raises TypeError for a non-sequence
         raise
@@ -515,7 +544,7 @@ def arrange_meld(tiles: Iterable[Tile] | str, rules: Ruleset) -> tuple[Meld, ...
         return ()
     found: dict[Meld, None] = {}
     for layout in _run_layouts(group, rules):
-        codes = [t._code for t in layout]
+        codes = bytes([t._code for t in layout])
         res = _check(codes, rules)
         if res is not None and res[0] is MeldKind.SUITA:
             found[analyze_meld(layout, rules)] = None
