@@ -21,9 +21,11 @@ from remi_rules import errors, variants
 from remi_rules.errors import (
     MESSAGES,
     InvalidMeldError,
+    InvalidOpeningError,
     InvalidRulesetError,
     InvalidTileError,
     MeldErrorCode,
+    OpeningErrorCode,
     RemiError,
     RulesetErrorCode,
     RulesetTypeError,
@@ -56,6 +58,7 @@ ERROR_CLASSES: tuple[type[RemiError], ...] = tuple(
 CLASS_OF_ENUM: dict[type[enum.StrEnum], tuple[type[RemiError], ...]] = {
     TileErrorCode: (InvalidTileError, TileParseError),
     MeldErrorCode: (InvalidMeldError,),
+    OpeningErrorCode: (InvalidOpeningError,),
     RulesetErrorCode: (InvalidRulesetError, RulesetTypeError),
     VariantErrorCode: (UnknownVariantError,),
 }

@@ -12,9 +12,11 @@ from __future__ import annotations
 from . import values, variants
 from .errors import (
     InvalidMeldError,
+    InvalidOpeningError,
     InvalidRulesetError,
     InvalidTileError,
     MeldErrorCode,
+    OpeningErrorCode,
     RemiError,
     RulesetErrorCode,
     RulesetTypeError,
@@ -33,6 +35,7 @@ from .melds import (
     is_valid_meld,
     tile_points,
 )
+from .opening import check_opening
 from .ruleset import (
     AceDoubleClass,
     AtuAnnounceDeadline,
@@ -85,6 +88,7 @@ __all__ = [
     "Color",
     "DoublesExchangeUnit",
     "InvalidMeldError",
+    "InvalidOpeningError",
     "InvalidRulesetError",
     "InvalidTileError",
     "JokerSlot",
@@ -94,6 +98,7 @@ __all__ = [
     "MeldKind",
     "MultiplierStacking",
     "OpeningComposition",
+    "OpeningErrorCode",
     "PeTablaDeclareBy",
     "PeTablaTakeDiscard",
     "RemiError",
@@ -116,6 +121,7 @@ __all__ = [
     "__version__",
     "analyze_meld",
     "arrange_meld",
+    "check_opening",
     "could_become_meld",
     "ids_of",
     "is_valid_meld",

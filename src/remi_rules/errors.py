@@ -22,9 +22,11 @@ from typing import Final
 __all__ = [
     "MESSAGES",
     "InvalidMeldError",
+    "InvalidOpeningError",
     "InvalidRulesetError",
     "InvalidTileError",
     "MeldErrorCode",
+    "OpeningErrorCode",
     "RemiError",
     "RulesetErrorCode",
     "RulesetTypeError",
@@ -66,6 +68,17 @@ class MeldErrorCode(enum.StrEnum):
     HIGH_ACE_NOT_ALLOWED = "high_ace_not_allowed"
     JOKER_OUT_OF_RANGE = "joker_out_of_range"
     FIXED_JOKER_OUT_OF_PLACE = "fixed_joker_out_of_place"
+
+
+class OpeningErrorCode(enum.StrEnum):
+    """Why melds are not a valid first etalare (OPEN-02 … OPEN-04)."""
+
+    NO_MELDS = "no_melds"
+    MISSING_RUN = "missing_run"
+    MISSING_RUN_OR_ACE_SET = "missing_run_or_ace_set"
+    MISSING_SET = "missing_set"
+    ACE_SET_WITH_OTHER_SETS = "ace_set_with_other_sets"
+    BELOW_MINIMUM = "below_minimum"
 
 
 class RulesetErrorCode(enum.StrEnum):
@@ -175,6 +188,32 @@ MESSAGES: dict[enum.StrEnum, tuple[str, str]] = {
         "iar aici nu ține locul lui {fixed}.",
         "The fixed joker {tile} can only be used as {fixed}, "
         "and here it does not stand for {fixed}.",
+    ),
+    OpeningErrorCode.NO_MELDS: (
+        "Prima etalare are nevoie de cel puțin o formație.",
+        "A first etalare needs at least one meld.",
+    ),
+    OpeningErrorCode.MISSING_RUN: (
+        "Prima etalare trebuie să conțină cel puțin o suită.",
+        "A first etalare must contain at least one run.",
+    ),
+    OpeningErrorCode.MISSING_RUN_OR_ACE_SET: (
+        "Prima etalare trebuie să conțină cel puțin o suită, sau să fie doar o terță de 1.",
+        "A first etalare must contain at least one run, or be a set of aces alone.",
+    ),
+    OpeningErrorCode.MISSING_SET: (
+        "Prima etalare trebuie să conțină și cel puțin o terță.",
+        "A first etalare must also contain at least one set.",
+    ),
+    OpeningErrorCode.ACE_SET_WITH_OTHER_SETS: (
+        "Fără suită, prima etalare se poate face doar cu terța de 1; celelalte terțe "
+        "rămân pentru tura următoare.",
+        "Without a run, a first etalare may be the set of aces alone; the other sets "
+        "wait for a later turn.",
+    ),
+    OpeningErrorCode.BELOW_MINIMUM: (
+        "Prima etalare are {points} puncte; trebuie cel puțin {minimum}.",
+        "The first etalare is worth {points} points; it needs at least {minimum}.",
     ),
     RulesetErrorCode.WRONG_TYPE: (
         "Regula „{knob}” trebuie să fie de tipul {expected}, nu {got}.",
@@ -335,6 +374,14 @@ class InvalidMeldError(RemiError, ValueError):
     @details.setter
     def details(self, value: Mapping[str, object]) -> None:
         self.__dict__["details"] = value
+
+
+class InvalidOpeningError(RemiError, ValueError):
+    """The melds are not a valid first etalare (OPEN-02 … OPEN-04).  ``code`` is an
+    :class:`OpeningErrorCode`; ``details`` has ``points`` (the melds' total) and
+    ``minimum`` (the ruleset's ``opening_min_points``)."""
+
+    code: OpeningErrorCode
 
 
 class InvalidRulesetError(RemiError, ValueError):
