@@ -265,6 +265,25 @@ def test_flip_swap_requires_opened() -> None:
     assert may_swap_joker(opened=False, opened_this_turn=False, rules=rules)
 
 
+@pytest.mark.rule("CLOSE-06")
+def test_flip_pe_tabla_opening_rules_apply() -> None:
+    texts = ("2R 3R 4R", "6G 6A 6N")  # 30 points: below the 45
+    with pytest.raises(InvalidOpeningError):
+        check_opening(melds(CLASIC, *texts), CLASIC, pe_tabla=True)
+    free = attrs.evolve(CLASIC, pe_tabla_opening_rules_apply=False)
+    assert check_opening(melds(free, *texts), free, pe_tabla=True) == 30
+
+
+@pytest.mark.rule("CLOSE-06")
+def test_flip_pe_tabla_layoff_on_others() -> None:
+    args = {"opened": False, "opened_this_turn": True, "pe_tabla": True}
+    assert not may_lay_off_on_others(rules=CLASIC, **args)
+    assert may_lay_off_on_others(rules=attrs.evolve(CLASIC, pe_tabla_layoff_on_others=True), **args)
+    assert not may_lay_off_on_others(
+        rules=attrs.evolve(ONLINE, pe_tabla_layoff_on_others=True), **args
+    )
+
+
 def test_flip_pe_tabla_binding() -> None:
     assert may_open(5, attrs.evolve(CLASIC, pe_tabla_binding=False), declared_pe_tabla=True)
 

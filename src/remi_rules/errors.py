@@ -21,15 +21,23 @@ from typing import Final
 
 __all__ = [
     "MESSAGES",
+    "InvalidLayoffError",
     "InvalidMeldError",
     "InvalidOpeningError",
     "InvalidRulesetError",
+    "InvalidScoringInputError",
+    "InvalidSwapError",
+    "InvalidTakeError",
     "InvalidTileError",
+    "LayoffErrorCode",
     "MeldErrorCode",
     "OpeningErrorCode",
     "RemiError",
     "RulesetErrorCode",
     "RulesetTypeError",
+    "ScoringErrorCode",
+    "SwapErrorCode",
+    "TakeErrorCode",
     "TileErrorCode",
     "TileParseError",
     "UnknownVariantError",
@@ -405,6 +413,409 @@ class UnknownVariantError(RemiError, ValueError):
     """No preset has that name; ``details['known']`` lists the names that exist."""
 
     code: VariantErrorCode
+
+
+# -- lay-offs and joker swaps (LIPI-*, JOLY-*) -----------------------------------------------
+
+
+class LayoffErrorCode(enum.StrEnum):
+    """Why a tile may not be laid off onto a meld (LIPI-01 … LIPI-08, JOLY-07, OPEN-07)."""
+
+    BAD_MELD_INDEX = "layoff_bad_meld_index"
+    TILE_ON_TABLE = "layoff_tile_on_table"
+    NOT_OPENED = "layoff_not_opened"
+    OPENING_TURN = "layoff_opening_turn"
+    JOKER_ON_OTHERS_MELD = "layoff_joker_on_others_meld"
+    REUSED_JOKER_SET = "layoff_reused_joker_set"
+    MELD_FULL = "layoff_meld_full"
+    END_CLOSED = "layoff_end_closed"
+    END_REQUIRED = "layoff_end_required"
+    BAD_END = "layoff_bad_end"
+    NOT_FITTING = "layoff_not_fitting"
+    JOKER_LIMIT = "layoff_joker_limit"
+    IS_SWAP = "layoff_is_swap"
+
+
+class SwapErrorCode(enum.StrEnum):
+    """Why a joker on the table may not be taken (JOLY-01 … JOLY-05, OPEN-09)."""
+
+    BAD_MELD_INDEX = "swap_bad_meld_index"
+    NOT_A_JOKER_HERE = "swap_not_a_joker_here"
+    TILE_ON_TABLE = "swap_tile_on_table"
+    NOT_OPENED = "swap_not_opened"
+    OPENING_TURN = "swap_opening_turn"
+    JOKER_FIXED = "swap_joker_fixed"
+    SWAP_LIMIT = "swap_limit_reached"
+    THREE_TILE_SET = "swap_three_tile_set"
+    SAME_TURN_COMPLETION = "swap_same_turn_completion"
+    WRONG_TILE = "swap_wrong_tile"
+    JOKER_NOT_MELDED = "swap_joker_not_melded"
+
+
+MESSAGES.update(
+    {
+        LayoffErrorCode.BAD_MELD_INDEX: (
+            "Pe masă nu există formația nr. {meld_index}.",
+            "There is no meld number {meld_index} on the table.",
+        ),
+        LayoffErrorCode.TILE_ON_TABLE: (
+            "Piesa {tile} este deja pe masă; se lipesc doar piese de pe tablă.",
+            "Tile {tile} is already on the table; only rack tiles can be laid off.",
+        ),
+        LayoffErrorCode.NOT_OPENED: (
+            "Poți lipi piese abia după prima etalare.",
+            "You may lay tiles off only after your first etalare.",
+        ),
+        LayoffErrorCode.OPENING_TURN: (
+            "În tura primei etalări poți lipi doar la formațiile tale noi; la celelalte "
+            "formații abia din tura următoare.",
+            "In your opening turn you may lay off only on your own new melds; on the "
+            "other melds from your next turn on.",
+        ),
+        LayoffErrorCode.JOKER_ON_OTHERS_MELD: (
+            "Jokerul nu se poate lipi la formațiile celorlalți jucători.",
+            "A joker may not be laid off on another player's meld.",
+        ),
+        LayoffErrorCode.REUSED_JOKER_SET: (
+            "La o terță de 3 piese cu un joker re-folosit nu se mai poate lipi nimic: "
+            "culoarea jokerului nu se știe.",
+            "Nothing can be laid on a 3-tile set whose joker is a reused joker: the "
+            "joker's colour is unknown.",
+        ),
+        LayoffErrorCode.MELD_FULL: (
+            "Formația {meld} este completă și nu mai primește piese.",
+            "The meld {meld} is full and accepts nothing more.",
+        ),
+        LayoffErrorCode.END_CLOSED: (
+            "Suita {meld} se termină cu asul mare (13-1) și nu mai poate fi continuată.",
+            "The run {meld} ends with a high ace (13-1) and cannot be extended there.",
+        ),
+        LayoffErrorCode.END_REQUIRED: (
+            "Piesa {tile} se poate lipi la ambele capete ale suitei {meld}; spune la care.",
+            "Tile {tile} fits at both ends of the run {meld}; say which end.",
+        ),
+        LayoffErrorCode.BAD_END: (
+            "Capătul „{end}” nu există pentru formația {meld}.",
+            "The end '{end}' does not exist for the meld {meld}.",
+        ),
+        LayoffErrorCode.NOT_FITTING: (
+            "Piesa {tile} nu se potrivește la formația {meld}.",
+            "Tile {tile} does not fit the meld {meld}.",
+        ),
+        LayoffErrorCode.JOKER_LIMIT: (
+            "Cu piesa {tile}, formația {meld} ar încălca regula jokerilor.",
+            "With tile {tile}, the meld {meld} would break the joker limits.",
+        ),
+        LayoffErrorCode.IS_SWAP: (
+            "Piesa {tile} este exact piesa pe care o ține jokerul din {meld}: "
+            "punerea ei este un schimb de joker, nu o lipire.",
+            "Tile {tile} is exactly the tile the joker in {meld} stands for: laying it "
+            "is a joker swap, not a lay-off.",
+        ),
+        SwapErrorCode.BAD_MELD_INDEX: (
+            "Pe masă nu există formația nr. {meld_index}.",
+            "There is no meld number {meld_index} on the table.",
+        ),
+        SwapErrorCode.NOT_A_JOKER_HERE: (
+            "Piesa {joker_id} nu este un joker din formația {meld}.",
+            "Tile {joker_id} is not a joker in the meld {meld}.",
+        ),
+        SwapErrorCode.TILE_ON_TABLE: (
+            "Piesa {tile} este deja pe masă; jokerul se schimbă doar cu o piesă de pe tablă.",
+            "Tile {tile} is already on the table; a joker is swapped only for a rack tile.",
+        ),
+        SwapErrorCode.NOT_OPENED: (
+            "Doar un jucător care a etalat poate schimba un joker.",
+            "Only a player who has opened may swap a joker.",
+        ),
+        SwapErrorCode.OPENING_TURN: (
+            "În tura primei etalări nu se poate schimba un joker.",
+            "A joker cannot be swapped in your opening turn.",
+        ),
+        SwapErrorCode.JOKER_FIXED: (
+            "Jokerul întors {joker} nu mai poate fi luat de pe masă.",
+            "The fixed joker {joker} can never be taken off the table again.",
+        ),
+        SwapErrorCode.SWAP_LIMIT: (
+            "Acest joker a fost deja luat de {swaps} ori și nu mai poate fi schimbat.",
+            "This joker was already taken {swaps} time(s) and cannot be swapped again.",
+        ),
+        SwapErrorCode.THREE_TILE_SET: (
+            "Jokerul unei terțe de 3 piese nu se poate lua: mai întâi se lipește a treia "
+            "culoare, apoi cine pune a patra ia jokerul.",
+            "The joker of a 3-tile set cannot be taken: first a third colour is laid, "
+            "then whoever lays the fourth takes the joker.",
+        ),
+        SwapErrorCode.SAME_TURN_COMPLETION: (
+            "Ai lipit a treia culoare în această tură; jokerul îl poți lua abia mai târziu.",
+            "You laid the third colour in this turn; you may take the joker only later.",
+        ),
+        SwapErrorCode.WRONG_TILE: (
+            "Jokerul ține locul lui {wanted}; nu poate fi schimbat cu {tile}.",
+            "The joker stands for {wanted}; it cannot be swapped for {tile}.",
+        ),
+        SwapErrorCode.JOKER_NOT_MELDED: (
+            "Jokerul luat ({joker_ids}) trebuie pus chiar în această tură într-o formație nouă.",
+            "The joker you took ({joker_ids}) must go into a new meld in this same turn.",
+        ),
+    }
+)
+
+
+class InvalidLayoffError(RemiError, ValueError):
+    """A tile may not be laid off there (LIPI-01 … LIPI-08, JOLY-07).  ``code`` is a
+    :class:`LayoffErrorCode`; ``details`` has ``meld_index``, ``tile`` and, where it
+    helps, ``meld``, ``end`` or ``joker_id``."""
+
+    code: LayoffErrorCode
+
+
+class InvalidSwapError(RemiError, ValueError):
+    """A joker may not be taken off the table (JOLY-01 … JOLY-05, OPEN-09).  ``code``
+    is a :class:`SwapErrorCode`; ``details`` has ``meld_index``, ``joker_id`` and,
+    where it helps, ``tile`` and ``wanted``."""
+
+    code: SwapErrorCode
+
+
+# -- scoring (SCORE-*, CLOSE-05, ATU-02 … ATU-05, VALUE-04 … VALUE-06, TIE-*) ------------------
+
+
+class ScoringErrorCode(enum.StrEnum):
+    """Why the end of a round could not be scored (the input describes no possible round)."""
+
+    SEAT_COUNT = "scoring_seat_count"
+    CLOSER_OUT_OF_RANGE = "scoring_closer_out_of_range"
+    CLOSING_TILE_MISSING = "scoring_closing_tile_missing"
+    CLOSING_TILE_WITHOUT_CLOSER = "scoring_closing_tile_without_closer"
+    CLOSER_RACK_NOT_EMPTY = "scoring_closer_rack_not_empty"
+    CLOSER_NOT_OPENED = "scoring_closer_not_opened"
+    TILE_ON_TABLE = "scoring_tile_on_table"
+    DUPLICATE_TILE = "scoring_duplicate_tile"
+    ATU_MISPLACED = "scoring_atu_misplaced"
+    TABLE_SEAT_OUT_OF_RANGE = "scoring_table_seat_out_of_range"
+    UNOPENED_ON_TABLE = "scoring_unopened_on_table"
+    ATU_ANNOUNCED_TWICE = "scoring_atu_announced_twice"
+    PE_TABLA_WITHOUT_CLOSER = "scoring_pe_tabla_without_closer"
+    PE_TABLA_NOT_DECLARED = "scoring_pe_tabla_not_declared"
+    PE_TABLA_DISABLED = "scoring_pe_tabla_disabled"
+
+
+MESSAGES.update(
+    {
+        ScoringErrorCode.SEAT_COUNT: (
+            "La o masă joacă 2, 3 sau 4 jucători; aici sunt {count}.",
+            "A table seats 2, 3 or 4 players; here there are {count}.",
+        ),
+        ScoringErrorCode.CLOSER_OUT_OF_RANGE: (
+            "Jucătorul care a închis ({closer}) nu este la masă (locurile 0–{last}).",
+            "The closer ({closer}) is not at the table (seats 0-{last}).",
+        ),
+        ScoringErrorCode.CLOSING_TILE_MISSING: (
+            "Jucătorul {closer} a închis, dar piesa de închidere lipsește.",
+            "Seat {closer} closed, but the closing tile is missing.",
+        ),
+        ScoringErrorCode.CLOSING_TILE_WITHOUT_CLOSER: (
+            "Este dată o piesă de închidere ({tile_id}), dar nimeni nu a închis.",
+            "A closing tile ({tile_id}) is given, but nobody closed.",
+        ),
+        ScoringErrorCode.CLOSER_RACK_NOT_EMPTY: (
+            "Jucătorul {closer} a închis, deci pe tabla lui nu mai rămâne nicio altă piesă "
+            "(piesa de închidere se dă separat); aici sunt {count}.",
+            "Seat {closer} closed, so no other tile is left on his rack (the closing tile "
+            "is given separately); here there are {count}.",
+        ),
+        ScoringErrorCode.CLOSER_NOT_OPENED: (
+            "Jucătorul {closer} nu poate închide fără să fi etalat.",
+            "Seat {closer} cannot have closed without having opened.",
+        ),
+        ScoringErrorCode.TILE_ON_TABLE: (
+            "Piesa {tile_id} ({tile}) este pe masă; nu poate fi și {where}.",
+            "Tile {tile_id} ({tile}) is on the table; it cannot also be {where}.",
+        ),
+        ScoringErrorCode.DUPLICATE_TILE: (
+            "Piesa {tile_id} ({tile}) apare de două ori.",
+            "Tile {tile_id} ({tile}) appears twice.",
+        ),
+        ScoringErrorCode.ATU_MISPLACED: (
+            "Atuul întors ({tile_id}) nu poate fi {where}: se ia doar într-o formație nouă.",
+            "The face-up atu ({tile_id}) cannot be {where}: it is taken only into a new meld.",
+        ),
+        ScoringErrorCode.TABLE_SEAT_OUT_OF_RANGE: (
+            "Formația nr. {meld_index} pomenește jucătorul {seat}, care nu este la masă.",
+            "Meld number {meld_index} names seat {seat}, who is not at the table.",
+        ),
+        ScoringErrorCode.UNOPENED_ON_TABLE: (
+            "Jucătorul {seat} nu a etalat, dar are piese pe masă (formația nr. {meld_index}).",
+            "Seat {seat} never opened, but has tiles on the table (meld number {meld_index}).",
+        ),
+        ScoringErrorCode.ATU_ANNOUNCED_TWICE: (
+            "Perechea atuului există o singură dată; au anunțat-o jucătorii {seats}.",
+            "There is only one atu twin; seats {seats} announced it.",
+        ),
+        ScoringErrorCode.PE_TABLA_WITHOUT_CLOSER: (
+            "O închidere pe tablă are nevoie de un jucător care a închis.",
+            "A pe-tablă closing needs a closer.",
+        ),
+        ScoringErrorCode.PE_TABLA_NOT_DECLARED: (
+            "Jucătorul {closer} nu a anunțat că joacă pe tablă.",
+            "Seat {closer} did not declare a pe-tablă closing.",
+        ),
+        ScoringErrorCode.PE_TABLA_DISABLED: (
+            "În aceste reguli nu se închide pe tablă.",
+            "These rules have no pe-tablă closing.",
+        ),
+    }
+)
+
+
+class InvalidScoringInputError(RemiError, ValueError):
+    """The end of a round given to :func:`~remi_rules.score_round` is impossible
+    (SCORE-*).  ``code`` is a :class:`ScoringErrorCode`; ``details`` names the seat,
+    tile or meld at fault."""
+
+    code: ScoringErrorCode
+
+
+class TakeErrorCode(enum.StrEnum):
+    """Why a tile may not be taken from the discard row or the atu, or why the take's
+    obligation was not met (RUPE-01 … RUPE-08, TURN-01, TURN-04, TURN-07, ATU-06)."""
+
+    EMPTY_ROW = "take_empty_row"
+    INDEX_OUT_OF_RANGE = "take_index_out_of_range"
+    DUPLICATE_TILE = "take_duplicate_tile"
+    DEAD_FIRST_DISCARD = "take_dead_first_discard"
+    FIRST_TURN = "take_first_turn"
+    PE_TABLA_NOT_CLOSING = "take_pe_tabla_not_closing"
+    UNOPENED_LAST_DISCARD = "take_unopened_last_discard"
+    LAST_DISCARD_RACK_TOO_SMALL = "take_last_discard_rack_too_small"
+    RUPERE_DISABLED = "take_rupere_disabled"
+    RUPERE_UNOPENED = "take_rupere_unopened"
+    RUPERE_RACK_TOO_SMALL = "take_rupere_rack_too_small"
+    NOTHING_WOULD_REMAIN = "take_nothing_would_remain"
+    CANNOT_JUSTIFY = "take_cannot_justify"
+    CANNOT_OPEN = "take_cannot_open"
+    CANNOT_CLOSE = "take_cannot_close"
+    ATU_NEVER = "take_atu_never"
+    ATU_NOT_CLOSING_TURN = "take_atu_not_closing_turn"
+    ATU_NO_FULL_RIGHTS = "take_atu_no_full_rights"
+    NOT_IN_NEW_MELD = "take_not_in_new_meld"
+    INVALID_MELD = "take_invalid_meld"
+    TOO_FEW_OWN_TILES = "take_too_few_own_tiles"
+
+
+MESSAGES.update(
+    {
+        TakeErrorCode.EMPTY_ROW: (
+            "Șirul de piese aruncate este gol: nu ai ce lua de jos.",
+            "The discard row is empty: there is nothing to take.",
+        ),
+        TakeErrorCode.INDEX_OUT_OF_RANGE: (
+            "Poziția {index} nu există în șir (șirul are {length} piese).",
+            "There is no position {index} in the row (it holds {length} tiles).",
+        ),
+        TakeErrorCode.DUPLICATE_TILE: (
+            "Piesa cu identificatorul {id} apare de două ori (în șir sau pe tablă).",
+            "The tile with id {id} appears twice (in the row or on the rack).",
+        ),
+        TakeErrorCode.DEAD_FIRST_DISCARD: (
+            "Prima piesă din șir (pusă orizontal) nu poate fi luată de nimeni.",
+            "The first discard of the row (laid crosswise) can never be taken.",
+        ),
+        TakeErrorCode.FIRST_TURN: (
+            "În prima tură doar tragi din grămadă și arunci: nu poți lua de jos.",
+            "In your first turn you only draw from the stock and discard: no take from the row.",
+        ),
+        TakeErrorCode.PE_TABLA_NOT_CLOSING: (
+            "Ai anunțat că închizi pe tablă: iei doar din grămadă, cu excepția turei în "
+            "care închizi.",
+            "You declared pe tablă: you draw only from the stock, except in your closing turn.",
+        ),
+        TakeErrorCode.UNOPENED_LAST_DISCARD: (
+            "În aceste reguli ultima piesă aruncată nu poate fi luată înainte de prima etalare.",
+            "Under these rules the last discard cannot be taken before your first etalare.",
+        ),
+        TakeErrorCode.LAST_DISCARD_RACK_TOO_SMALL: (
+            "Cu {rack} piese pe tablă nu poți lua ultima piesă din șir; trebuie cel puțin "
+            "{minimum}. Trage din grămadă.",
+            "With {rack} tiles on the rack you cannot take the last discard; you need at "
+            "least {minimum}. Draw from the stock.",
+        ),
+        TakeErrorCode.RUPERE_DISABLED: (
+            "În aceste reguli se poate lua doar ultima piesă din șir.",
+            "Under these rules only the last discard may be taken.",
+        ),
+        TakeErrorCode.RUPERE_UNOPENED: (
+            "Poți rupe șirul la o piesă mai veche doar dacă ai etalat într-o tură anterioară.",
+            "You may break the row at an older tile only after opening in an earlier turn.",
+        ),
+        TakeErrorCode.RUPERE_RACK_TOO_SMALL: (
+            "Cu {rack} piese pe tablă nu poți rupe șirul la o piesă mai veche; trebuie "
+            "cel puțin {minimum}.",
+            "With {rack} tiles on the rack you cannot break the row at an older tile; you "
+            "need at least {minimum}.",
+        ),
+        TakeErrorCode.NOTHING_WOULD_REMAIN: (
+            "Piesa luată ar trebui pusă într-o formație nouă cu cel puțin {own} piese de pe "
+            "tablă, iar pe tablă trebuie să rămână cel puțin {left} piese: cu {rack} piese "
+            "nu se poate.",
+            "The taken tile must go into a new meld with at least {own} rack tiles and at "
+            "least {left} tile(s) must stay on the rack: with {rack} tiles that is impossible.",
+        ),
+        TakeErrorCode.CANNOT_JUSTIFY: (
+            "Piesa {tile} nu formează o formație nouă cu cel puțin {own} piese care erau pe "
+            "tablă când ai luat-o.",
+            "{tile} forms no new meld with at least {own} tiles that were on the rack when "
+            "it was taken.",
+        ),
+        TakeErrorCode.CANNOT_OPEN: (
+            "Cu piesa {tile} nu poți face prima etalare în tura aceasta.",
+            "With {tile} you cannot make your first etalare in this turn.",
+        ),
+        TakeErrorCode.CANNOT_CLOSE: (
+            "Cu piesa {tile} nu poți închide în tura aceasta (îți trebuie și o piesă de "
+            "închidere).",
+            "With {tile} you cannot close in this turn (you also need a closing tile).",
+        ),
+        TakeErrorCode.ATU_NEVER: (
+            "În aceste reguli atuul întors nu poate fi luat.",
+            "Under these rules the face-up atu can never be taken.",
+        ),
+        TakeErrorCode.ATU_NOT_CLOSING_TURN: (
+            "Atuul se poate lua doar în tura în care și închizi jocul.",
+            "The atu may be taken only in the turn in which you close.",
+        ),
+        TakeErrorCode.ATU_NO_FULL_RIGHTS: (
+            "Atuul îl poate lua doar cine a etalat într-o tură anterioară (sau cine închide "
+            "pe tablă).",
+            "Only a player who opened in an earlier turn (or who closes pe tablă) may take "
+            "the atu.",
+        ),
+        TakeErrorCode.NOT_IN_NEW_MELD: (
+            "Piesa luată, {tile}, trebuie pusă în aceeași tură într-o formație nouă.",
+            "The taken tile {tile} must go into a new meld in this same turn.",
+        ),
+        TakeErrorCode.INVALID_MELD: (
+            "Formația cu piesa luată, {tile}, nu este validă.",
+            "The meld holding the taken tile {tile} is not valid.",
+        ),
+        TakeErrorCode.TOO_FEW_OWN_TILES: (
+            "Formația cu piesa luată, {tile}, are doar {count} piese care erau pe tablă "
+            "când ai luat-o; trebuie cel puțin {own}.",
+            "The meld holding the taken tile {tile} has only {count} tile(s) that were on "
+            "the rack when it was taken; it needs at least {own}.",
+        ),
+    }
+)
+
+
+class InvalidTakeError(RemiError, ValueError):
+    """A take from the discard row or of the face-up atu is not allowed, or its
+    obligation was not met (RUPE-*, TURN-01, TURN-04, TURN-07, ATU-06).  ``code`` is a
+    :class:`TakeErrorCode`; ``details`` names what a frontend needs (``index``,
+    ``rack``, ``minimum``, ``tile``, ``own`` …)."""
+
+    code: TakeErrorCode
 
 
 def all_codes() -> tuple[enum.StrEnum, ...]:

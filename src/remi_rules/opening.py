@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from .errors import InvalidOpeningError, OpeningErrorCode
 from .melds import Meld, MeldKind
-from .ruleset import OpeningComposition, Ruleset
+from .ruleset import OpeningComposition, Ruleset, require_ruleset
 
 __all__ = [
     "check_opening",
@@ -35,10 +35,7 @@ __all__ = [
 ]
 
 
-def _rules(rules: Ruleset) -> Ruleset:
-    if not isinstance(rules, Ruleset):
-        raise TypeError(f"rules must be a Ruleset, not {type(rules).__name__}")
-    return rules
+_rules = require_ruleset
 
 
 def _melds(melds: Iterable[Meld]) -> tuple[Meld, ...]:
@@ -65,7 +62,7 @@ def opening_points(melds: Iterable[Meld]) -> int:
     return sum(m.points for m in _melds(melds))
 
 
-def check_opening(melds: Iterable[Meld], rules: Ruleset) -> int:
+def check_opening(melds: Iterable[Meld], rules: Ruleset, *, pe_tabla: bool = False) -> int:
     """Check ``melds`` (the new melds of the opening turn, as they stand at the turn's
     end) as a first etalare under ``rules``; return the points they count.
 
@@ -81,7 +78,9 @@ def check_opening(melds: Iterable[Meld], rules: Ruleset) -> int:
       meets the 45 of every preset by itself.
 
     Tiles a player adds in the same turn to one of these new melds count (OQ-34):
-    pass the melds as they stand at the turn's end.
+    pass the melds as they stand at the turn's end.  For the melds of a pe-tablă
+    closing (``pe_tabla=True``, CLOSE-06) the minimum and the composition apply only
+    when ``pe_tabla_opening_rules_apply`` (OQ-14).
     """
     _rules(rules)
     melds = _melds(melds)
@@ -89,6 +88,8 @@ def check_opening(melds: Iterable[Meld], rules: Ruleset) -> int:
     details = {"points": points, "minimum": rules.opening_min_points}
     if not melds:
         raise InvalidOpeningError(OpeningErrorCode.NO_MELDS, **details)
+    if pe_tabla and not rules.pe_tabla_opening_rules_apply:
+        return points
     runs = sum(m.kind is MeldKind.SUITA for m in melds)
     sets = len(melds) - runs
     if not runs:
@@ -123,12 +124,17 @@ def may_open(turn_number: int, rules: Ruleset, *, declared_pe_tabla: bool = Fals
     return turn_number > 1 or not rules.first_turn_no_meld
 
 
-def may_lay_off_on_others(*, opened: bool, opened_this_turn: bool, rules: Ruleset) -> bool:
+def may_lay_off_on_others(
+    *, opened: bool, opened_this_turn: bool, rules: Ruleset, pe_tabla: bool = False
+) -> bool:
     """LIPI-01, LIPI-03, OPEN-07: may the player lay tiles off on melds that existed
     before this turn (other players' melds)?  Only once opened, and in the opening
     turn only when ``layoff_on_others_in_opening_turn``.  (Extending his own new
-    melds in the opening turn is always allowed.)"""
+    melds in the opening turn is always allowed.)  In a pe-tablă closing turn
+    (``pe_tabla=True``, CLOSE-06) ``pe_tabla_layoff_on_others`` decides."""
     _rules(rules)
+    if pe_tabla:
+        return rules.pe_tabla_enabled and rules.pe_tabla_layoff_on_others
     if not opened:
         return False
     return not opened_this_turn or rules.layoff_on_others_in_opening_turn

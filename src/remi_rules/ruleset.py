@@ -53,6 +53,7 @@ __all__ = [
     "SwappedJokerUse",
     "TieRule",
     "knobs",
+    "require_ruleset",
 ]
 
 
@@ -704,6 +705,14 @@ def _validate(field: attrs.Attribute[Any], value: object) -> None:
     starter, others = value
     if not 1 <= others <= starter <= 30:
         raise InvalidRulesetError(RulesetErrorCode.HAND_SIZES, knob=name, value=value)
+
+
+def require_ruleset(rules: object) -> Ruleset:
+    """``rules`` itself if it is a :class:`Ruleset`; else :class:`TypeError` (the check
+    every public rules function makes of its ``rules`` argument)."""
+    if not isinstance(rules, Ruleset):
+        raise TypeError(f"rules must be a Ruleset, not {type(rules).__name__}")
+    return rules
 
 
 def knobs() -> tuple[KnobInfo, ...]:

@@ -256,20 +256,8 @@ class Table:
         old = self.melds[index]
         ids = (tile_id, *old.ids) if low_end else (*old.ids, tile_id)
         credited = (layer, *old.credited) if low_end else (*old.credited, layer)
-        tiles = [self.tile(t) for t in ids]
-        meld = analyze_meld(tiles, rules)
-        arranged = _arrange(ids, tiles, meld)
         placed = (layer, *old.placed_by) if low_end else (*old.placed_by, layer)
-        credit_of = dict(zip(ids, credited, strict=True))
-        placed_of = dict(zip(ids, placed, strict=True))
-        new = attrs.evolve(
-            old,
-            ids=arranged,
-            meld=meld,
-            credited=tuple(credit_of[t] for t in arranged),
-            placed_by=tuple(placed_of[t] for t in arranged),
-        )
-        return self._replace(index, new)
+        return self._replace(index, self._rebuilt(old, ids, credited, placed, rules))
 
     def swap_joker(
         self, index: int, joker_id: int, tile_id: int, swapper: int, rules: Ruleset
@@ -282,14 +270,16 @@ class Table:
         from .ruleset import SwappedJokerMode, SwapReplacementCredit
 
         (tile_id,) = _check_ids((tile_id,))
-        old = self.melds[index]
-        position = old.position_of(joker_id)
         if joker_id not in JOKER_IDS:
             raise ValueError(f"tile {joker_id} is not a joker")
+        if tile_id in self.ids():
+            raise ValueError(f"tile {tile_id} is already on the table")
+        old = self.melds[index]
+        if joker_id not in old.ids:
+            raise ValueError(f"joker {joker_id} is not in meld {index}")
+        position = old.position_of(joker_id)
         ids = list(old.ids)
         ids[position] = tile_id
-        tiles = [self.tile(t) for t in ids]
-        meld = analyze_meld(tiles, rules)
         credited = list(old.credited)
         credited[position] = (
             old.owner
@@ -298,24 +288,38 @@ class Table:
         )
         placed = list(old.placed_by)
         placed[position] = swapper
+        new = self._rebuilt(old, ids, credited, placed, rules)
+        new = attrs.evolve(new, replacements=old.replacements | {tile_id})
+        history = self.joker(joker_id)
+        fixed = history.fixed_as
+        if rules.swapped_joker_mode is SwappedJokerMode.FIXED_IDENTITY and fixed is None:
+            fixed = self.tile(tile_id)
+        jokers = list(self.jokers)
+        jokers[joker_id - JOKER_IDS[0]] = JokerHistory(swaps=history.swaps + 1, fixed_as=fixed)
+        return attrs.evolve(self._replace(index, new), jokers=(jokers[0], jokers[1]))
+
+    def _rebuilt(
+        self,
+        old: TableMeld,
+        ids: Sequence[int],
+        credited: Sequence[int],
+        placed: Sequence[int],
+        rules: Ruleset,
+    ) -> TableMeld:
+        """``old`` with new ``ids`` (and their credits and layers, position by
+        position), re-analysed and stored in table order."""
+        tiles = [self.tile(t) for t in ids]
+        meld = analyze_meld(tiles, rules)
+        arranged = _arrange(ids, tiles, meld)
         credit_of = dict(zip(ids, credited, strict=True))
         placed_of = dict(zip(ids, placed, strict=True))
-        arranged = _arrange(ids, tiles, meld)
-        new = attrs.evolve(
+        return attrs.evolve(
             old,
             ids=arranged,
             meld=meld,
             credited=tuple(credit_of[t] for t in arranged),
             placed_by=tuple(placed_of[t] for t in arranged),
-            replacements=old.replacements | {tile_id},
         )
-        history = self.joker(joker_id)
-        fixed = history.fixed_as
-        if rules.swapped_joker_mode is SwappedJokerMode.FIXED_IDENTITY and fixed is None:
-            fixed = tiles[position]
-        jokers = list(self.jokers)
-        jokers[joker_id - JOKER_IDS[0]] = JokerHistory(swaps=history.swaps + 1, fixed_as=fixed)
-        return attrs.evolve(self._replace(index, new), jokers=(jokers[0], jokers[1]))
 
     def _replace(self, index: int, meld: TableMeld) -> Table:
         melds = list(self.melds)

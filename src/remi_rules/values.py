@@ -28,7 +28,13 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from .melds import Meld, MeldKind, tile_points
-from .ruleset import JokerTableValueEnd, ReusedJokerValueEnd, Ruleset, SwapReplacementValue
+from .ruleset import (
+    JokerTableValueEnd,
+    ReusedJokerValueEnd,
+    Ruleset,
+    SwapReplacementValue,
+    require_ruleset,
+)
 from .tiles import Tile
 
 __all__ = [
@@ -44,9 +50,7 @@ JOKER_END_VALUE = 50
 (VALUE-03), and of the tile laid in a joker's place under ``joker_50`` (VALUE-05)."""
 
 
-def _check_rules(rules: Ruleset) -> None:
-    if not isinstance(rules, Ruleset):
-        raise TypeError(f"rules must be a Ruleset, not {type(rules).__name__}")
+_check_rules = require_ruleset
 
 
 def table_joker_value_end(
