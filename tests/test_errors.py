@@ -20,6 +20,8 @@ import remi_rules
 from remi_rules import errors, variants
 from remi_rules.errors import (
     MESSAGES,
+    ClosingErrorCode,
+    InvalidClosingError,
     InvalidLayoffError,
     InvalidMeldError,
     InvalidOpeningError,
@@ -67,6 +69,7 @@ CLASS_OF_ENUM: dict[type[enum.StrEnum], tuple[type[RemiError], ...]] = {
     TileErrorCode: (InvalidTileError, TileParseError),
     MeldErrorCode: (InvalidMeldError,),
     OpeningErrorCode: (InvalidOpeningError,),
+    ClosingErrorCode: (InvalidClosingError,),
     LayoffErrorCode: (InvalidLayoffError,),
     SwapErrorCode: (InvalidSwapError,),
     TakeErrorCode: (InvalidTakeError,),

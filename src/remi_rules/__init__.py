@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from . import values, variants
 from .errors import (
+    ClosingErrorCode,
+    InvalidClosingError,
     InvalidLayoffError,
     InvalidMeldError,
     InvalidOpeningError,
@@ -93,9 +95,11 @@ __all__ = [
     "AtuFaceUpTakeable",
     "ClosingAtuTwinEffect",
     "ClosingEffect",
+    "ClosingErrorCode",
     "ClosingTileMode",
     "Color",
     "DoublesExchangeUnit",
+    "InvalidClosingError",
     "InvalidLayoffError",
     "InvalidMeldError",
     "InvalidOpeningError",

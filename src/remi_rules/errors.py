@@ -21,6 +21,8 @@ from typing import Final
 
 __all__ = [
     "MESSAGES",
+    "ClosingErrorCode",
+    "InvalidClosingError",
     "InvalidLayoffError",
     "InvalidMeldError",
     "InvalidOpeningError",
@@ -816,6 +818,57 @@ class InvalidTakeError(RemiError, ValueError):
     ``rack``, ``minimum``, ``tile``, ``own`` …)."""
 
     code: TakeErrorCode
+
+
+class ClosingErrorCode(enum.StrEnum):
+    """Why a player may not close now, or why his rack cannot end the action phase so
+    (CLOSE-01 … CLOSE-04, OPEN-08, TURN-07)."""
+
+    NO_TAKE = "close_no_take"
+    NOT_OPENED = "close_not_opened"
+    OPENING_TURN = "close_opening_turn"
+    PE_TABLA = "close_pe_tabla"
+    NO_CLOSING_TILE = "close_no_closing_tile"
+    TOO_FEW_AFTER_OPENING = "close_too_few_after_opening"
+
+
+MESSAGES.update(
+    {
+        ClosingErrorCode.NO_TAKE: (
+            "Nu poți închide fără să fi luat o piesă în această tură.",
+            "You cannot close without having taken a tile in this turn.",
+        ),
+        ClosingErrorCode.NOT_OPENED: (
+            "Nu poți închide înainte de prima etalare (doar pe tablă, dacă ai anunțat).",
+            "You cannot close before your first etalare (only pe tablă, if declared).",
+        ),
+        ClosingErrorCode.OPENING_TURN: (
+            "Nu poți închide în tura în care te-ai etalat prima dată.",
+            "You cannot close in the turn of your first etalare.",
+        ),
+        ClosingErrorCode.PE_TABLA: (
+            "Închiderea pe tablă nu e posibilă: nu ai anunțat-o, te-ai etalat deja, "
+            "sau regulile nu o permit.",
+            "A pe-tablă closing is not possible: not declared, already opened, or not "
+            "allowed by these rules.",
+        ),
+        ClosingErrorCode.NO_CLOSING_TILE: (
+            "Trebuie să-ți rămână cel puțin o piesă pe tablă: piesa de închidere.",
+            "At least one tile must stay on your rack: the closing tile.",
+        ),
+        ClosingErrorCode.TOO_FEW_AFTER_OPENING: (
+            "În tura primei etalări trebuie să-ți rămână cel puțin {minimum} piese.",
+            "In the turn of your first etalare at least {minimum} tiles must stay on your rack.",
+        ),
+    }
+)
+
+
+class InvalidClosingError(RemiError, ValueError):
+    """A close, or the rack left by the action phase, is not allowed (CLOSE-01 …
+    CLOSE-04, OPEN-08, TURN-07).  ``code`` is a :class:`ClosingErrorCode`."""
+
+    code: ClosingErrorCode
 
 
 def all_codes() -> tuple[enum.StrEnum, ...]:
