@@ -43,7 +43,6 @@ from .opening import may_lay_off_on_others
 from .ruleset import Ruleset, require_ruleset
 from .table import JokerState, Table, TableMeld
 from .tiles import JOKER_IDS, Tile, tile_of
-from .values import table_joker_value_end
 
 __all__ = [
     "End",
@@ -345,12 +344,7 @@ def layoff_credit(table: Table, meld_index: int, tile_id: int, rules: Ruleset) -
     """
     _rules(rules)
     meld = _meld(table, meld_index)
-    position = meld.position_of(tile_id)
-    if tile_id in JOKER_IDS:
-        history = table.joker(tile_id)
-        reused = history.swaps > 0 and history.fixed_as is None
-        return table_joker_value_end(meld.meld, position, rules, reused=reused)
-    return meld.meld.tile_values[position]
+    return table.end_values(meld, rules)[meld.position_of(tile_id)]
 
 
 def layoff_credits(table: Table, rules: Ruleset) -> dict[int, int]:

@@ -47,8 +47,8 @@ from .ruleset import (
     TieRule,
 )
 from .table import Table, TableMeld
-from .tiles import JOKER_IDS, Tile, tile_of
-from .values import meld_end_values, rack_value_end, replacement_value_end
+from .tiles import Tile, tile_of
+from .values import rack_value_end
 
 __all__ = [
     "FlatPenalty",
@@ -202,20 +202,10 @@ def atu_twin_of(atu: int) -> int:
     return atu ^ 1  # copies are 2k and 2k+1; the jokers 104 and 105
 
 
-def _reused_positions(meld: TableMeld, table: Table) -> tuple[int, ...]:
-    return tuple(i for i, t in enumerate(meld.ids) if t in JOKER_IDS and table.joker(t).swaps >= 1)
-
-
 def position_values(meld: TableMeld, table: Table, rules: Ruleset) -> tuple[int, ...]:
     """The end value of each position of ``meld`` for the seat credited with it
-    (``meld.credited``): VALUE-02/03 (a reused joker per VALUE-05), and a tile laid in
-    a swapped joker's place counted for the owner per ``swap_replacement_value_for_owner``
-    (for a swapper credited with it, its face value)."""
-    values = list(meld_end_values(meld.meld, rules, reused=_reused_positions(meld, table)))
-    for i, tile_id in enumerate(meld.ids):
-        if tile_id in meld.replacements and meld.credited[i] == meld.owner:
-            values[i] = replacement_value_end(meld.meld, i, rules)
-    return tuple(values)
+    (:meth:`Table.end_values <remi_rules.table.Table.end_values>`)."""
+    return table.end_values(meld, rules)
 
 
 def _fail(code: ScoringErrorCode, **details: object) -> InvalidScoringInputError:

@@ -40,6 +40,7 @@ import attrs
 from .melds import Meld, MeldKind, analyze_meld
 from .ruleset import Ruleset
 from .tiles import JOKER_IDS, Tile, tile_of
+from .values import meld_end_values, replacement_value_end
 
 __all__ = [
     "JokerHistory",
@@ -195,6 +196,19 @@ class Table:
     def ids(self) -> frozenset[int]:
         """Every physical tile on the table."""
         return frozenset(t for m in self.melds for t in m.ids)
+
+    def end_values(self, meld: TableMeld, rules: Ruleset) -> tuple[int, ...]:
+        """The end value of each position of ``meld`` (on this table) for the seat
+        credited with it: VALUE-02/03, a reused joker per VALUE-05 (a joker whose
+        history shows a swap), and a tile laid in a swapped joker's place counted for
+        the owner per ``swap_replacement_value_for_owner`` (for a swapper credited
+        with it, its face value).  Lay-off credit (LIPI-04) and scoring both use it."""
+        reused = [i for i, t in enumerate(meld.ids) if t in JOKER_IDS and self.joker(t).swaps]
+        values = list(meld_end_values(meld.meld, rules, reused=reused))
+        for i, tile_id in enumerate(meld.ids):
+            if tile_id in meld.replacements and meld.credited[i] == meld.owner:
+                values[i] = replacement_value_end(meld.meld, i, rules)
+        return tuple(values)
 
     def melds_of(self, seat: int) -> tuple[int, ...]:
         """The indexes of the melds ``seat`` owns."""
