@@ -1013,6 +1013,9 @@ def rounds(draw: st.DrawFn, rules_strategy: st.SearchStrategy[Ruleset] = RULES) 
     involved = {s for m in table.melds for s in (m.owner, *m.credited, *m.placed_by)}
     free = [i for i in draw(st.permutations(range(106))) if i not in on_table]
     atu = free.pop()
+    if atu in JOKER_IDS and not rules.atu_may_be_joker:  # DEAL-03: online re-turns it
+        atu = next(i for i in reversed(free) if i not in JOKER_IDS)
+        free.remove(atu)
     opened = [s in involved or draw(st.booleans()) for s in range(n)]
     candidates = [s for s in range(n) if opened[s]]
     closer = draw(st.sampled_from([None, *candidates]))

@@ -50,6 +50,8 @@ def closes_on_discard(rack_before_discard: int, rules: Ruleset) -> bool:
     the discard is the last tile; in ``keep`` mode never (a discard never closes)."""
     require_ruleset(rules)
     size = _count(rack_before_discard, "rack_before_discard")
+    if size == 0:
+        raise ValueError("there is no tile to discard: rack_before_discard is 0")
     return rules.closing_tile_mode is ClosingTileMode.DISCARD and size == 1
 
 
@@ -101,6 +103,15 @@ def verify_close(
     ``pe_tabla_enabled``; else ``close_pe_tabla``).
     """
     require_ruleset(rules)
+    for name, flag in (
+        ("took_this_turn", took_this_turn),
+        ("opened", opened),
+        ("opened_this_turn", opened_this_turn),
+        ("pe_tabla", pe_tabla),
+        ("declared_pe_tabla", declared_pe_tabla),
+    ):
+        if type(flag) is not bool:
+            raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
     if not took_this_turn:
         raise InvalidClosingError(ClosingErrorCode.NO_TAKE)
     if pe_tabla:

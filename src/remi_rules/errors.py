@@ -601,6 +601,9 @@ class ScoringErrorCode(enum.StrEnum):
     PE_TABLA_WITHOUT_CLOSER = "scoring_pe_tabla_without_closer"
     PE_TABLA_NOT_DECLARED = "scoring_pe_tabla_not_declared"
     PE_TABLA_DISABLED = "scoring_pe_tabla_disabled"
+    ATU_JOKER_NOT_ALLOWED = "scoring_atu_joker_not_allowed"
+    ATU_NOT_TAKEABLE = "scoring_atu_not_takeable"
+    ATU_NOT_CLOSERS = "scoring_atu_not_closers"
 
 
 MESSAGES.update(
@@ -642,6 +645,20 @@ MESSAGES.update(
         ScoringErrorCode.ATU_MISPLACED: (
             "Atuul întors ({tile_id}) nu poate fi {where}: se ia doar într-o formație nouă.",
             "The face-up atu ({tile_id}) cannot be {where}: it is taken only into a new meld.",
+        ),
+        ScoringErrorCode.ATU_JOKER_NOT_ALLOWED: (
+            "În aceste reguli atuul nu poate fi joker (DEAL-03).",
+            "Under these rules the atu is never a joker (DEAL-03).",
+        ),
+        ScoringErrorCode.ATU_NOT_TAKEABLE: (
+            "În aceste reguli atuul de pe masă nu se ia niciodată, dar e într-o formație.",
+            "Under these rules the face-up atu is never taken, yet it lies in a meld.",
+        ),
+        ScoringErrorCode.ATU_NOT_CLOSERS: (
+            "Atuul se ia doar de cel care închide, în tura închiderii (ATU-06); "
+            "aici e pus de locul {seat}.",
+            "The face-up atu is taken only by the closer, in his closing turn (ATU-06); "
+            "here seat {seat} placed it.",
         ),
         ScoringErrorCode.TABLE_SEAT_OUT_OF_RANGE: (
             "Formația nr. {meld_index} pomenește jucătorul {seat}, care nu este la masă.",

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .errors import InvalidOpeningError, OpeningErrorCode
-from .melds import Meld, MeldKind
+from .melds import Meld, MeldKind, analyze_meld
 from .ruleset import OpeningComposition, Ruleset, require_ruleset
 
 __all__ = [
@@ -77,13 +77,15 @@ def check_opening(melds: Iterable[Meld], rules: Ruleset, *, pe_tabla: bool = Fal
       applies to the ace-set exception too; a set of aces is worth 75 or more, so it
       meets the 45 of every preset by itself.
 
-    Tiles a player adds in the same turn to one of these new melds count (OQ-34):
+    Each meld is checked again under ``rules`` (:class:`~remi_rules.InvalidMeldError`
+    if it is not valid there).  Tiles a player adds in the same turn to one of these
+    new melds count (OQ-34):
     pass the melds as they stand at the turn's end.  For the melds of a pe-tablă
     closing (``pe_tabla=True``, CLOSE-06) the minimum and the composition apply only
     when ``pe_tabla_opening_rules_apply`` (OQ-14).
     """
     _rules(rules)
-    melds = _melds(melds)
+    melds = tuple(analyze_meld(m.tiles, rules) for m in _melds(melds))  # under *these* rules
     points = sum(m.points for m in melds)
     details = {"points": points, "minimum": rules.opening_min_points}
     if not melds:
@@ -119,7 +121,7 @@ def may_open(turn_number: int, rules: Ruleset, *, declared_pe_tabla: bool = Fals
         raise TypeError(f"turn_number must be an int, not {type(turn_number).__name__}")
     if turn_number < 1:
         raise ValueError(f"turn_number counts from 1, not {turn_number}")
-    if declared_pe_tabla and rules.pe_tabla_binding:
+    if declared_pe_tabla and rules.pe_tabla_enabled and rules.pe_tabla_binding:
         return False
     return turn_number > 1 or not rules.first_turn_no_meld
 
@@ -158,8 +160,8 @@ def may_close(
     is a declared pe-tablă closing (when ``pe_tabla_enabled``), which opens and
     closes at once."""
     _rules(rules)
-    if pe_tabla:
-        return rules.pe_tabla_enabled and not opened
+    if pe_tabla:  # he must not have opened before this turn
+        return rules.pe_tabla_enabled and not (opened and not opened_this_turn)
     if not opened:
         return False
     return not opened_this_turn or rules.close_in_opening_turn

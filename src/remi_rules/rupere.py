@@ -31,7 +31,7 @@ from __future__ import annotations
 import enum
 import itertools
 from collections import Counter
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Final
 
 import attrs
@@ -40,6 +40,7 @@ from .errors import InvalidMeldError, InvalidOpeningError, InvalidTakeError, Tak
 from .melds import Meld, analyze_meld, arrange_meld, is_valid_meld
 from .opening import check_opening, min_rack_after_opening
 from .ruleset import AtuFaceUpTakeable, Ruleset, require_ruleset
+from .table import JokerHistory, tile_value_of
 from .tiles import JOKER, Color, Tile, tile_of, tiles_str
 
 __all__ = [
@@ -159,6 +160,21 @@ def _int(value: object, what: str, lo: int) -> int:
     return value
 
 
+_NO_HISTORY: Final = (JokerHistory(), JokerHistory())
+Valuer = Callable[[int], Tile]
+
+
+def _valuer(jokers: Sequence[JokerHistory]) -> Valuer:
+    """The tile value of a physical id, a joker's fixed identity (JOLY-05) taken from
+    ``jokers`` (the histories of ids 104 and 105, as in ``Table.jokers``)."""
+    histories = tuple(jokers)
+    if len(histories) != 2 or not all(isinstance(h, JokerHistory) for h in histories):
+        raise TypeError("jokers must be the two JokerHistory values of ids 104 and 105")
+    if histories == _NO_HISTORY:
+        return tile_of
+    return lambda tile_id: tile_value_of(tile_id, histories)
+
+
 # -- which tiles may be taken -----------------------------------------------------------------
 
 
@@ -181,6 +197,16 @@ def _refusal(
     row_starts_with_first_discard: bool,
 ) -> InvalidTakeError | None:
     """Why row position ``index`` may not be taken now, or ``None``."""
+    for name, flag in (
+        ("opened_before_this_turn", opened),
+        ("declared_pe_tabla", declared_pe_tabla),
+        ("closing_turn", closing_turn),
+        ("row_starts_with_first_discard", row_starts_with_first_discard),
+    ):
+        if type(flag) is not bool:
+            raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
+    # A pe-tablă declaration means nothing where pe tablă is disabled (CLOSE-06).
+    declared_pe_tabla = declared_pe_tabla and rules.pe_tabla_enabled
     if length == 0:
         return InvalidTakeError(E.EMPTY_ROW, index=index, length=length)
     if not 0 <= index < length:
@@ -259,6 +285,7 @@ def take_options(
     """
     _rules(rules)
     row = _ids(row, "row")
+    _distinct(row)
     _int(rack_size_at_turn_start, "rack_size_at_turn_start", 0)
     _int(turn_number, "turn_number", 1)
     return tuple(
@@ -291,6 +318,7 @@ def verify_take(
     closing_turn: bool = False,
     row_starts_with_first_discard: bool = True,
     rack: Sequence[int] | None = None,
+    jokers: Sequence[JokerHistory] = _NO_HISTORY,
 ) -> None:
     """Raise :class:`~remi_rules.InvalidTakeError` unless row position ``index`` may be
     taken now (the conditions of :func:`take_options`).
@@ -307,6 +335,7 @@ def verify_take(
     """
     _rules(rules)
     row = _ids(row, "row")
+    _distinct(row)
     _int(index, "index", -(2**62))
     _int(rack_size_at_turn_start, "rack_size_at_turn_start", 0)
     _int(turn_number, "turn_number", 1)
@@ -333,22 +362,28 @@ def verify_take(
             f"{rack_size_at_turn_start}"
         )
     picked, others = row[index], row[index + 1 :]
-    tile = str(tile_of(picked))
-    if declared_pe_tabla:
+    value = _valuer(jokers)
+    tile = str(value(picked))
+    if declared_pe_tabla and rules.pe_tabla_enabled:
         if not can_close_with(
-            picked, rack, rules, also_taken=others, opening=rules.pe_tabla_opening_rules_apply
+            picked,
+            rack,
+            rules,
+            also_taken=others,
+            opening=rules.pe_tabla_opening_rules_apply,
+            jokers=jokers,
         ):
             raise InvalidTakeError(E.CANNOT_CLOSE, index=index, tile=tile)
         return
     if not opened_before_this_turn:
         if _may_declare_pe_tabla_by_taking(rules, False):
             return
-        if not can_open_with(picked, rack, rules, also_taken=others):
+        if not can_open_with(picked, rack, rules, also_taken=others, jokers=jokers):
             raise InvalidTakeError(E.CANNOT_OPEN, index=index, tile=tile)
         return
     if rules.take_discard_may_layoff:
         return  # whether it fits a meld on the table is the lay-off module's question
-    if not can_justify(picked, rack, rules, also_taken=others):
+    if not can_justify(picked, rack, rules, also_taken=others, jokers=jokers):
         raise InvalidTakeError(
             E.CANNOT_JUSTIFY, index=index, tile=tile, own=rules.take_meld_min_own_tiles
         )
@@ -366,6 +401,7 @@ def can_take(
     closing_turn: bool = False,
     row_starts_with_first_discard: bool = True,
     rack: Sequence[int] | None = None,
+    jokers: Sequence[JokerHistory] = _NO_HISTORY,
 ) -> bool:
     """:func:`verify_take` as a bool."""
     try:
@@ -380,6 +416,7 @@ def can_take(
             closing_turn=closing_turn,
             row_starts_with_first_discard=row_starts_with_first_discard,
             rack=rack,
+            jokers=jokers,
         )
     except InvalidTakeError:
         return False
@@ -422,6 +459,7 @@ def verify_take_atu(
     atu: int | None = None,
     rack: Sequence[int] | None = None,
     layable: Collection[int] = (),
+    jokers: Sequence[JokerHistory] = _NO_HISTORY,
 ) -> None:
     """Raise :class:`~remi_rules.InvalidTakeError` unless the face-up atu may be taken
     now as the turn's take (ATU-06, OQ-40).
@@ -454,7 +492,9 @@ def verify_take_atu(
     (atu,) = _ids((atu,), "atu")
     _distinct(rack, (atu,))
     opening = pe_tabla and rules.pe_tabla_opening_rules_apply
-    if not can_close_with(atu, rack, rules, layable=layable, opening=opening):
+    if pe_tabla and not rules.pe_tabla_layoff_on_others:
+        layable = ()  # CLOSE-06: no lay-offs on others' melds in a pe-tablă closing
+    if not can_close_with(atu, rack, rules, layable=layable, opening=opening, jokers=jokers):
         raise InvalidTakeError(E.CANNOT_CLOSE, tile=str(tile_of(atu)))
 
 
@@ -468,6 +508,7 @@ def can_take_atu(
     atu: int | None = None,
     rack: Sequence[int] | None = None,
     layable: Collection[int] = (),
+    jokers: Sequence[JokerHistory] = _NO_HISTORY,
 ) -> bool:
     """:func:`verify_take_atu` as a bool."""
     try:
@@ -480,6 +521,7 @@ def can_take_atu(
             atu=atu,
             rack=rack,
             layable=layable,
+            jokers=jokers,
         )
     except InvalidTakeError:
         return False
@@ -547,25 +589,43 @@ def _set_layouts(pool: Counter[Tile], rules: Ruleset) -> Iterator[tuple[Tile, ..
 
 
 def _layouts(pool: Counter[Tile], rules: Ruleset) -> list[tuple[Tile, ...]]:
-    return [*_run_layouts(pool, rules), *_set_layouts(pool, rules)]
+    """Every valid meld inside ``pool``.  A fixed joker (JOLY-05) stands only where its
+    tile would: the layouts are built with it as that tile, then each reading that
+    uses the fixed joker instead is checked on its own."""
+    fixed = {t.fixed_as: t for t in pool if t.is_fixed_joker and t.fixed_as is not None}
+    if not fixed:
+        return [*_run_layouts(pool, rules), *_set_layouts(pool, rules)]
+    acting: Counter[Tile] = Counter()
+    for tile, count in pool.items():
+        acting[fixed_as if (fixed_as := tile.fixed_as) is not None else tile] += count
+    out: list[tuple[Tile, ...]] = []
+    for layout in [*_run_layouts(acting, rules), *_set_layouts(acting, rules)]:
+        spots = [i for i, t in enumerate(layout) if t in fixed]
+        for k in range(len(spots) + 1):
+            for chosen in itertools.combinations(spots, k):
+                variant = tuple(fixed[t] if i in chosen else t for i, t in enumerate(layout))
+                need = Counter(variant)
+                if all(pool[t] >= c for t, c in need.items()) and is_valid_meld(variant, rules):
+                    out.append(variant)
+    return list(dict.fromkeys(out))
 
 
 def _assign(
-    layout: tuple[Tile, ...], picked: int, pools: Sequence[Sequence[int]]
+    layout: tuple[Tile, ...], picked: int, pools: Sequence[Sequence[int]], value: Valuer
 ) -> tuple[int, ...] | None:
     """Physical ids for ``layout``: ``picked`` for one slot of its value, the rest taken
     from ``pools`` in order of preference; ``None`` if impossible."""
     used: set[int] = {picked}
     out: list[int] = []
-    picked_value = tile_of(picked)
+    picked_value = value(picked)
     placed = False
-    for value in layout:
-        if not placed and value == picked_value:
+    for want in layout:
+        if not placed and want == picked_value:
             out.append(picked)
             placed = True
             continue
         for i in itertools.chain.from_iterable(pools):
-            if i not in used and tile_of(i) == value:
+            if i not in used and value(i) == want:
                 used.add(i)
                 out.append(i)
                 break
@@ -584,6 +644,7 @@ def _justifying(
     rules: Ruleset,
     also_taken: tuple[int, ...],
     acquired_later: tuple[int, ...],
+    value: Valuer,
 ) -> Iterator[tuple[tuple[int, ...], Meld]]:
     """Each justifying meld (ids in table order, with its Meld), ignoring TURN-07."""
     predate = rules.take_meld_tiles_must_predate_take
@@ -591,18 +652,18 @@ def _justifying(
     extra = also_taken + acquired_later
     # Prefer ids that count as own tiles (jokers last unless they count).
     pool_ids = (rack, extra) if predate else (rack + extra,)
-    values = Counter(tile_of(i) for i in (picked, *rack, *extra))
-    picked_value = tile_of(picked)
+    values = Counter(value(i) for i in (picked, *rack, *extra))
+    picked_value = value(picked)
     seen: set[tuple[int, ...]] = set()
     for layout in _layouts(values, rules):
         if picked_value not in layout:
             continue
-        ids = _assign(layout, picked, pool_ids)
+        ids = _assign(layout, picked, pool_ids, value)
         if ids is None or ids in seen:
             continue
         seen.add(ids)
         if _own_count(ids, own, rules) >= rules.take_meld_min_own_tiles:
-            yield ids, analyze_meld([tile_of(i) for i in ids], rules)
+            yield ids, analyze_meld([value(i) for i in ids], rules)
 
 
 def justifying_melds(
@@ -613,6 +674,7 @@ def justifying_melds(
     also_taken: Sequence[int] = (),
     acquired_later: Sequence[int] = (),
     min_left: int = 1,
+    jokers: Sequence[JokerHistory] = _NO_HISTORY,
 ) -> tuple[tuple[int, ...], ...]:
     """RUPE-01, RUPE-02, RUPE-06: every new meld (physical ids, in table order) that can
     justify taking ``taken_tile_id``: a valid meld holding it and at least
@@ -626,8 +688,10 @@ def justifying_melds(
     stay on the rack (TURN-07; OPEN-08 wants 2 in an opening turn), counting the old
     rack, every taken tile and ``acquired_later``.  Jokers fill only the gaps of a run
     or the missing colours of a set (plus, where a rack joker could stand in for a
-    held tile, that reading too).  A lay-off never justifies a take here; see
-    ``take_discard_may_layoff`` in :func:`verify_obligation`.
+    held tile, that reading too); a fixed joker (``jokers``: the histories of ids 104
+    and 105, as in ``Table.jokers``) only where its tile would (JOLY-05).  A lay-off
+    never justifies a take here; see ``take_discard_may_layoff`` in
+    :func:`verify_obligation`.
     """
     _rules(rules)
     (picked,) = _ids((taken_tile_id,), "taken_tile_id")
@@ -639,7 +703,7 @@ def justifying_melds(
     held = len(rack) + 1 + len(also) + len(later)
     return tuple(
         ids
-        for ids, _ in _justifying(picked, rack, rules, also, later)
+        for ids, _ in _justifying(picked, rack, rules, also, later, _valuer(jokers))
         if held - len(ids) >= min_left
     )
 
@@ -652,6 +716,7 @@ def can_justify(
     also_taken: Sequence[int] = (),
     acquired_later: Sequence[int] = (),
     min_left: int = 1,
+    jokers: Sequence[JokerHistory] = _NO_HISTORY,
 ) -> bool:
     """True if :func:`justifying_melds` finds at least one meld."""
     return bool(
@@ -662,6 +727,7 @@ def can_justify(
             also_taken=also_taken,
             acquired_later=acquired_later,
             min_left=min_left,
+            jokers=jokers,
         )
     )
 
@@ -685,12 +751,12 @@ def _collections(
 
 
 def _plans(
-    picked: int, rack: tuple[int, ...], also: tuple[int, ...], rules: Ruleset
+    picked: int, rack: tuple[int, ...], also: tuple[int, ...], rules: Ruleset, value: Valuer
 ) -> Iterator[tuple[Meld, list[Meld], Counter[Tile]]]:
     """Each (justifying meld, other new melds, tiles left) the turn could end with."""
-    held = Counter(tile_of(i) for i in (picked, *rack, *also))
-    for ids, meld in _justifying(picked, rack, rules, also, ()):
-        rest = held - Counter(tile_of(i) for i in ids)
+    held = Counter(value(i) for i in (picked, *rack, *also))
+    for ids, meld in _justifying(picked, rack, rules, also, (), value):
+        rest = held - Counter(value(i) for i in ids)
         layouts = _layouts(rest, rules)
         for more in _collections(rest, layouts):
             left = rest - Counter(t for layout in more for t in layout)
@@ -703,6 +769,7 @@ def can_open_with(
     rules: Ruleset,
     *,
     also_taken: Sequence[int] = (),
+    jokers: Sequence[JokerHistory] = _NO_HISTORY,
 ) -> bool:
     """OPEN-06, EX-15: can an unopened player who takes ``taken_tile_id`` make his first
     etalare this turn with it?  The taken tile must be in a justifying meld
@@ -715,7 +782,7 @@ def can_open_with(
     also = _ids(also_taken, "also_taken")
     _distinct((picked,), rack, also)
     keep = min_rack_after_opening(rules)
-    for meld, more, left in _plans(picked, rack, also, rules):
+    for meld, more, left in _plans(picked, rack, also, rules, _valuer(jokers)):
         if left.total() < keep:
             continue
         try:
@@ -734,6 +801,7 @@ def can_close_with(
     also_taken: Sequence[int] = (),
     layable: Collection[int] = (),
     opening: bool = False,
+    jokers: Sequence[JokerHistory] = _NO_HISTORY,
 ) -> bool:
     """ATU-06, CLOSE-06: can the player take ``taken_tile_id`` and close this turn?  The
     taken tile goes into a justifying meld, the other tiles into new melds or, for the
@@ -746,8 +814,9 @@ def can_close_with(
     rack = _ids(rack_before_take, "rack_before_take")
     also = _ids(also_taken, "also_taken")
     _distinct((picked,), rack, also)
-    lay = Counter(tile_of(i) for i in _ids(tuple(layable), "layable") if i in rack or i in also)
-    for meld, more, left in _plans(picked, rack, also, rules):
+    value = _valuer(jokers)
+    lay = Counter(value(i) for i in _ids(tuple(layable), "layable") if i in rack or i in also)
+    for meld, more, left in _plans(picked, rack, also, rules, value):
         if left.total() < 1 or (left - lay).total() > 1:
             continue
         if opening:
@@ -770,6 +839,7 @@ def verify_obligation(
     laid_off: Collection[int] = (),
     acquired_later: Sequence[int] = (),
     opened_before_this_turn: bool = True,
+    jokers: Sequence[JokerHistory] = _NO_HISTORY,
 ) -> ObligationOutcome:
     """Check, at the turn's end, that the take's obligation was met by what the player
     actually did this turn (RUPE-01, RUPE-02, RUPE-06, RUPE-08).
@@ -793,10 +863,13 @@ def verify_obligation(
     _rules(rules)
     if not isinstance(obligation, TakeObligation):
         raise TypeError(f"obligation must be a TakeObligation, not {type(obligation).__name__}")
+    value = _valuer(jokers)
     melds = [_ids(m, "meld") for m in new_melds]
+    for meld in melds:
+        _distinct(*((i,) for i in meld))  # a physical tile once per meld
     later = _ids(acquired_later, "acquired_later")
     picked = obligation.picked
-    tile = str(tile_of(picked))
+    tile = str(value(picked))
     own_ids: set[int] = set(obligation.rack_before_take)
     if not rules.take_meld_tiles_must_predate_take:
         own_ids |= {*obligation.also_taken, *later}
@@ -804,7 +877,7 @@ def verify_obligation(
     for meld in melds:
         if picked not in meld:
             continue
-        tiles = [tile_of(i) for i in meld]
+        tiles = [value(i) for i in meld]
         if not _valid_any_order(tiles, rules):
             failure = InvalidTakeError(E.INVALID_MELD, tile=tile, meld=tiles_str(tiles))
             break
@@ -836,6 +909,7 @@ def obligation_met(
     laid_off: Collection[int] = (),
     acquired_later: Sequence[int] = (),
     opened_before_this_turn: bool = True,
+    jokers: Sequence[JokerHistory] = _NO_HISTORY,
 ) -> bool:
     """:func:`verify_obligation` as a bool."""
     try:
@@ -846,6 +920,7 @@ def obligation_met(
             laid_off=laid_off,
             acquired_later=acquired_later,
             opened_before_this_turn=opened_before_this_turn,
+            jokers=jokers,
         )
     except InvalidTakeError:
         return False

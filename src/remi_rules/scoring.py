@@ -40,6 +40,7 @@ import attrs
 from .errors import InvalidScoringInputError, ScoringErrorCode
 from .ruleset import (
     AtuBonusTrigger,
+    AtuFaceUpTakeable,
     ClosingEffect,
     ClosingTileMode,
     MultiplierStacking,
@@ -225,6 +226,16 @@ def _validate(
     if not 2 <= n <= 4:
         raise _fail(ScoringErrorCode.SEAT_COUNT, count=n)
     on_table = table.ids()
+    if tile_of(atu).is_joker and not rules.atu_may_be_joker:
+        raise _fail(ScoringErrorCode.ATU_JOKER_NOT_ALLOWED, tile_id=atu)
+    for meld in table.melds:
+        if atu in meld.ids:
+            if rules.atu_face_up_takeable is AtuFaceUpTakeable.NEVER:
+                raise _fail(ScoringErrorCode.ATU_NOT_TAKEABLE, tile_id=atu)
+            placer = meld.placed_by[meld.position_of(atu)]
+            if placer != closer:
+                raise _fail(ScoringErrorCode.ATU_NOT_CLOSERS, tile_id=atu, seat=placer)
+
     for index, meld in enumerate(table.melds):
         for seat in (meld.owner, *meld.credited, *meld.placed_by):
             if not 0 <= seat < n:
@@ -388,7 +399,8 @@ def score_round(
     results: list[SeatResult] = []
     for s, end in enumerate(seat_ends):
         is_closer = s == closer
-        if end.declared_pe_tabla and not is_closer:  # CLOSE-06, OQ-14
+        declared = end.declared_pe_tabla and rules.pe_tabla_enabled
+        if declared and not is_closer:  # CLOSE-06, OQ-14
             unopened = rules.pe_tabla_unclosed_as_unopened
         else:
             unopened = not end.opened

@@ -164,6 +164,14 @@ def _arrange(ids: Sequence[int], tiles: Sequence[Tile], meld: Meld) -> tuple[int
     return tuple(out)
 
 
+def _check_seat(seat: object, what: str) -> int:
+    if type(seat) is not int:
+        raise TypeError(f"{what} must be an int seat number, not {type(seat).__name__}")
+    if seat < 0:
+        raise ValueError(f"{what} must be a seat number (0, 1, ...), not {seat}")
+    return seat
+
+
 def _check_ids(ids: Iterable[int]) -> tuple[int, ...]:
     out = tuple(ids)
     for tile_id in out:
@@ -242,6 +250,7 @@ class Table:
         ``owner``; returns the new table and the meld's index.  Raises
         :class:`~remi_rules.InvalidMeldError` if the tiles are not a valid meld and
         :class:`ValueError` if a tile is already on the table."""
+        _check_seat(owner, "owner")
         ids = _check_ids(ids)
         on_table = self.ids()
         if any(t in on_table for t in ids):
@@ -264,10 +273,11 @@ class Table:
         or its low end with ``low_end=True``; anywhere in a set), credited to
         ``layer`` (LIPI-02, LIPI-04).  Only the bookkeeping and the meld's validity
         are checked here; who may lay what is :mod:`remi_rules.lipire`'s business."""
+        _check_seat(layer, "layer")
         (tile_id,) = _check_ids((tile_id,))
         if tile_id in self.ids():
             raise ValueError(f"tile {tile_id} is already on the table")
-        old = self.melds[index]
+        old = self._meld(index)
         ids = (tile_id, *old.ids) if low_end else (*old.ids, tile_id)
         credited = (layer, *old.credited) if low_end else (*old.credited, layer)
         placed = (layer, *old.placed_by) if low_end else (*old.placed_by, layer)
@@ -288,7 +298,8 @@ class Table:
             raise ValueError(f"tile {joker_id} is not a joker")
         if tile_id in self.ids():
             raise ValueError(f"tile {tile_id} is already on the table")
-        old = self.melds[index]
+        _check_seat(swapper, "swapper")
+        old = self._meld(index)
         if joker_id not in old.ids:
             raise ValueError(f"joker {joker_id} is not in meld {index}")
         position = old.position_of(joker_id)
@@ -334,6 +345,13 @@ class Table:
             credited=tuple(credit_of[t] for t in arranged),
             placed_by=tuple(placed_of[t] for t in arranged),
         )
+
+    def _meld(self, index: object) -> TableMeld:
+        if type(index) is not int:
+            raise TypeError(f"a meld index must be an int, not {type(index).__name__}")
+        if not 0 <= index < len(self.melds):
+            raise ValueError(f"there is no meld {index}: the table has {len(self.melds)}")
+        return self.melds[index]
 
     def _replace(self, index: int, meld: TableMeld) -> Table:
         melds = list(self.melds)
