@@ -80,3 +80,13 @@ def test_python_dash_m_runs_the_same_command() -> None:
     )
     assert done.returncode == 0
     assert done.stdout == "7R 7A 7N: set, 15 p\n"
+
+
+def test_a_closed_pipe_is_not_an_error() -> None:
+    """``remi-rules demo | head -1``: the reader leaves early; exit 0, no traceback."""
+
+    class ClosedPipe(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    assert main(["demo"], out=ClosedPipe()) == 0

@@ -19,6 +19,7 @@ presets and bad files.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -153,6 +154,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except RemiError as err:
         sys.stderr.write(f"remi-rules: {err.message(getattr(args, 'lang', 'en'))}\n")
         return 2
+    except BrokenPipeError:
+        # The reader went away (``remi-rules demo | head``): not an error.
+        if out is None:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover
