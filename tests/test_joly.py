@@ -8,6 +8,7 @@ from typing import Any
 
 import attrs
 import pytest
+from table_builder import FULL, TableBuilder
 
 from remi_rules import (
     InvalidMeldError,
@@ -33,40 +34,17 @@ from remi_rules.joly import (
     verify_swap,
     verify_swapped_joker_use,
 )
-from remi_rules.lipire import lay_off, layoff_credits, verify_lay_off
+from remi_rules.lipire import layoff_credits, verify_lay_off
 from remi_rules.table import JokerState, Table
 
 E = SwapErrorCode
 PRESETS = variants.names()
 CLASIC, ONLINE, RUMMY45 = (variants.get(n) for n in PRESETS)
 X, Y, Z = 0, 1, 2
-FULL: dict[str, Any] = {"opened": True, "opened_this_turn": False}
 
 
-class Game:
-    """A table built from notation; each token takes the next free physical id."""
-
-    def __init__(self, rules: Ruleset) -> None:
-        self.rules = rules
-        self.table = Table()
-        self.used: set[int] = set()
-
-    def id(self, text: str) -> int:
-        for i in ids_of(Tile.parse(text)):
-            if i not in self.used:
-                self.used.add(i)
-                return i
-        raise AssertionError(f"no copy of {text} left")
-
-    def meld(self, owner: int, text: str) -> int:
-        ids = [self.id(t) for t in text.split()]
-        self.table, index = self.table.add_meld(owner, ids, self.rules)
-        return index
-
-    def lay(self, index: int, text: str, seat: int) -> int:
-        tile_id = self.id(text)
-        self.table = lay_off(self.table, index, tile_id, seat, self.rules, **FULL)
-        return tile_id
+class Game(TableBuilder):
+    """The shared table builder, plus joker swaps and their refusal."""
 
     def swap(self, index: int, text: str, seat: int, joker: int = 104, **kw: Any) -> int:
         tile_id = self.id(text)
@@ -74,16 +52,13 @@ class Game:
         return tile_id
 
     def code(self, index: int, text: str, seat: int, joker: int = 104, **kw: Any) -> E | None:
-        tile_id = next(i for i in ids_of(Tile.parse(text)) if i not in self.used)
+        tile_id = self.free_id(text)
         try:
             verify_swap(self.table, index, joker, tile_id, seat, self.rules, **{**FULL, **kw})
         except InvalidSwapError as err:
             assert err.message("ro") != err.message("en")
             return err.code
         return None
-
-    def text(self, index: int) -> str:
-        return str(self.table.melds[index].meld)
 
 
 def flip(rules: Ruleset, **changes: object) -> Ruleset:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import attrs
 import pytest
+from table_builder import FULL, TableBuilder
 
 from remi_rules import (
     InvalidLayoffError,
@@ -31,45 +32,20 @@ from remi_rules.lipire import (
     layoff_options,
     verify_lay_off,
 )
-from remi_rules.table import JokerState, Table
+from remi_rules.table import JokerState
 
 E = LayoffErrorCode
 PRESETS = variants.names()
 CLASIC, ONLINE, RUMMY45 = (variants.get(n) for n in PRESETS)
 A, B, C = 0, 1, 2
-FULL = {"opened": True, "opened_this_turn": False}
 
 
-class Game:
-    """A table built from notation; each token takes the next free physical id."""
-
-    def __init__(self, rules: Ruleset) -> None:
-        self.rules = rules
-        self.table = Table()
-        self.used: set[int] = set()
-
-    def id(self, text: str) -> int:
-        for i in ids_of(Tile.parse(text)):
-            if i not in self.used:
-                self.used.add(i)
-                return i
-        raise AssertionError(f"no copy of {text} left")
-
-    def meld(self, owner: int, text: str) -> int:
-        ids = [self.id(t) for t in text.split()]
-        self.table, index = self.table.add_meld(owner, ids, self.rules)
-        return index
-
-    def lay(self, index: int, text: str, seat: int, **kw: object) -> int:
-        tile_id = self.id(text)
-        args = {**FULL, **kw}
-        self.table = lay_off(self.table, index, tile_id, seat, self.rules, **args)  # type: ignore[arg-type]
-        return tile_id
+class Game(TableBuilder):
+    """The shared table builder, plus the refusal of a lay-off."""
 
     def code(self, index: int, text: str, seat: int, **kw: object) -> LayoffErrorCode | None:
         """The refusal of laying a fresh copy of ``text`` (None if allowed); nothing changes."""
-        tile = Tile.parse(text)
-        tile_id = next(i for i in ids_of(tile) if i not in self.used)
+        tile_id = self.free_id(text)
         try:
             verify_lay_off(self.table, index, tile_id, seat, self.rules, **{**FULL, **kw})  # type: ignore[arg-type]
         except InvalidLayoffError as err:
@@ -78,7 +54,7 @@ class Game:
         return None
 
     def meld_text(self, index: int) -> str:
-        return str(self.table.melds[index].meld)
+        return self.text(index)
 
 
 def flip(rules: Ruleset, **changes: object) -> Ruleset:

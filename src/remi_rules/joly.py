@@ -54,9 +54,6 @@ __all__ = [
 E = SwapErrorCode
 
 
-_rules = require_ruleset
-
-
 def _meld(table: Table, meld_index: int) -> TableMeld:
     if type(meld_index) is not int:
         raise TypeError(f"meld_index must be an int, not {type(meld_index).__name__}")
@@ -93,7 +90,7 @@ def verify_swap(
     set's third colour laid off by ``seat`` in this turn); ``swap_wrong_tile`` (the
     replacement must be exactly the tile the joker stands for).
     """
-    _rules(rules)
+    require_ruleset(rules)
     meld = _meld(table, meld_index)
     details: dict[str, object] = {
         "meld_index": meld_index,
@@ -194,7 +191,7 @@ def swap(
 def joker_state(table: Table, joker_id: int, rules: Ruleset) -> JokerState:
     """JOLY-02, JOLY-05: ``fresh`` (swappable), ``reused`` (wild, never swapped
     again) or ``fixed`` (a joker întors)."""
-    _rules(rules)
+    require_ruleset(rules)
     return table.joker(joker_id).state(rules)
 
 
@@ -202,7 +199,7 @@ def joker_after_swap(table: Table, joker_id: int, rules: Ruleset) -> Tile:
     """JOLY-05: the tile value joker ``joker_id`` is now: ``J`` under
     ``swapped_joker_mode = wild`` (its history still makes it reused), ``J(=x)``
     under ``fixed_identity``."""
-    _rules(rules)
+    require_ruleset(rules)
     return table.tile(joker_id)
 
 
@@ -216,7 +213,7 @@ def swapped_jokers_unmelded(
     ``same_turn_new_meld`` obligation: those not lying, at the turn's end, in one of
     the melds created in this turn (``new_meld_indexes``).  Always ``()`` under
     ``swapped_joker_use = keep``."""
-    _rules(rules)
+    require_ruleset(rules)
     if rules.swapped_joker_use is SwappedJokerUse.KEEP:
         return ()
     placed = {

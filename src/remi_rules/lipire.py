@@ -86,9 +86,6 @@ class LayoffOption:
 _JOKER_LIMIT_CODES = frozenset({MeldErrorCode.TOO_MANY_JOKERS, MeldErrorCode.ADJACENT_JOKERS})
 
 
-_rules = require_ruleset
-
-
 def _meld(table: Table, meld_index: int) -> TableMeld:
     if type(meld_index) is not int:
         raise TypeError(f"meld_index must be an int, not {type(meld_index).__name__}")
@@ -176,7 +173,7 @@ def verify_lay_off(
     (MELD-02, a high ace), ``layoff_joker_limit`` (MELD-05), ``layoff_not_fitting``,
     ``layoff_end_required``.
     """
-    _rules(rules)
+    require_ruleset(rules)
     meld = _meld(table, meld_index)
     tile = table.tile(tile_id)
     details: dict[str, object] = {"meld_index": meld_index, "tile": tile, "meld": str(meld.meld)}
@@ -303,7 +300,7 @@ def layoff_options(
     a swap (``End.SWAP``, LIPI-08, :func:`remi_rules.joly.can_swap`), in table order."""
     from .joly import can_swap
 
-    _rules(rules)
+    require_ruleset(rules)
     out: list[LayoffOption] = []
     for index, meld in enumerate(table.melds):
         for end in _ends(meld):
@@ -342,7 +339,7 @@ def layoff_credit(table: Table, meld_index: int, tile_id: int, rules: Ruleset) -
     5 low, 10 high, 25 in a set of aces); a joker, its end value (VALUE-03: 50 under
     ``fixed_50``, what it stands for under ``represented``; a fixed joker, its tile).
     """
-    _rules(rules)
+    require_ruleset(rules)
     meld = _meld(table, meld_index)
     return table.end_values(meld, rules)[meld.position_of(tile_id)]
 
@@ -351,7 +348,7 @@ def layoff_credits(table: Table, rules: Ruleset) -> dict[int, int]:
     """The total lay-off credit of each seat (LIPI-04): :func:`layoff_credit` summed
     over the table's ledger, tiles laid in a swapped joker's place excluded (those are
     VALUE-05 bookkeeping for the scoring)."""
-    _rules(rules)
+    require_ruleset(rules)
     out: dict[int, int] = {}
     for entry in table.ledger():
         if entry.replacement:

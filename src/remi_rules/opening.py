@@ -35,9 +35,6 @@ __all__ = [
 ]
 
 
-_rules = require_ruleset
-
-
 def _melds(melds: Iterable[Meld]) -> tuple[Meld, ...]:
     out = tuple(melds)
     for meld in out:
@@ -49,7 +46,7 @@ def _melds(melds: Iterable[Meld]) -> tuple[Meld, ...]:
 def is_ace_set(meld: Meld, rules: Ruleset) -> bool:
     """True if ``meld`` can be the set of aces of the ace-set exception (OPEN-04): three
     or four aces, or two aces and a joker when ``opening_ace_set_joker_ok`` (MELD-08)."""
-    _rules(rules)
+    require_ruleset(rules)
     if meld.kind is not MeldKind.TERTA or meld.low != 1:
         return False
     real = sum(not t.is_joker for t in meld.tiles)
@@ -84,7 +81,7 @@ def check_opening(melds: Iterable[Meld], rules: Ruleset, *, pe_tabla: bool = Fal
     closing (``pe_tabla=True``, CLOSE-06) the minimum and the composition apply only
     when ``pe_tabla_opening_rules_apply`` (OQ-14).
     """
-    _rules(rules)
+    require_ruleset(rules)
     melds = tuple(analyze_meld(m.tiles, rules) for m in _melds(melds))  # under *these* rules
     points = sum(m.points for m in melds)
     details = {"points": points, "minimum": rules.opening_min_points}
@@ -116,7 +113,7 @@ def may_open(turn_number: int, rules: Ruleset, *, declared_pe_tabla: bool = Fals
     """TURN-04, OPEN-01: may a player meld in his ``turn_number``-th own turn (1 for his
     first)?  Not in the first when ``first_turn_no_meld``; never by an ordinary
     etalare after a binding pe-tablă declaration (CLOSE-06, ``pe_tabla_binding``)."""
-    _rules(rules)
+    require_ruleset(rules)
     if type(turn_number) is not int:
         raise TypeError(f"turn_number must be an int, not {type(turn_number).__name__}")
     if turn_number < 1:
@@ -134,7 +131,7 @@ def may_lay_off_on_others(
     turn only when ``layoff_on_others_in_opening_turn``.  (Extending his own new
     melds in the opening turn is always allowed.)  In a pe-tablă closing turn
     (``pe_tabla=True``, CLOSE-06) ``pe_tabla_layoff_on_others`` decides."""
-    _rules(rules)
+    require_ruleset(rules)
     if pe_tabla:
         return rules.pe_tabla_enabled and rules.pe_tabla_layoff_on_others
     if not opened:
@@ -146,7 +143,7 @@ def may_swap_joker(*, opened: bool, opened_this_turn: bool, rules: Ruleset) -> b
     """JOLY-01, OPEN-09, OQ-39: may the player swap a joker on the table?  Not before
     opening when ``swap_requires_opened``; not in the opening turn unless
     ``swap_in_opening_turn``."""
-    _rules(rules)
+    require_ruleset(rules)
     if not opened:
         return not rules.swap_requires_opened
     return not opened_this_turn or rules.swap_in_opening_turn
@@ -159,7 +156,7 @@ def may_close(
     opened, and not in this very turn unless ``close_in_opening_turn``; the exception
     is a declared pe-tablă closing (when ``pe_tabla_enabled``), which opens and
     closes at once."""
-    _rules(rules)
+    require_ruleset(rules)
     if pe_tabla:  # he must not have opened before this turn
         return rules.pe_tabla_enabled and not (opened and not opened_this_turn)
     if not opened:
@@ -171,5 +168,5 @@ def min_rack_after_opening(rules: Ruleset) -> int:
     """OPEN-08 in practice: the fewest tiles the rack may hold when the action phase of
     the opening turn ends: 2 when the player may not close in that turn (one to
     discard or keep, one more so it is not a close), else what closing needs."""
-    _rules(rules)
+    require_ruleset(rules)
     return 1 if rules.close_in_opening_turn else 2

@@ -131,9 +131,6 @@ class TakeResult:
 # -- input checks ---------------------------------------------------------------------------
 
 
-_rules = require_ruleset
-
-
 def _ids(ids: Sequence[int] | Collection[int], what: str) -> tuple[int, ...]:
     if isinstance(ids, str | bytes):
         raise TypeError(f"{what} must be a sequence of tile ids, not {type(ids).__name__}")
@@ -283,7 +280,7 @@ def take_options(
     ``online`` reshuffle of the row into the stock).  Whether the rack can actually
     justify a position is :func:`can_justify`; :func:`verify_take` checks both.
     """
-    _rules(rules)
+    require_ruleset(rules)
     row = _ids(row, "row")
     _distinct(row)
     _int(rack_size_at_turn_start, "rack_size_at_turn_start", 0)
@@ -333,7 +330,7 @@ def verify_take(
     ``take_discard_without_meld_declares_pe_tabla`` relax these as they relax the
     obligation (:func:`verify_obligation`).
     """
-    _rules(rules)
+    require_ruleset(rules)
     row = _ids(row, "row")
     _distinct(row)
     _int(index, "index", -(2**62))
@@ -475,7 +472,7 @@ def verify_take_atu(
     enough rack tiles, the rest melded, or laid off where ``layable`` (rack ids that
     fit melds on the table) says so, and one tile left to close with.
     """
-    _rules(rules)
+    require_ruleset(rules)
     _int(turn_number, "turn_number", 1)
     if rules.atu_face_up_takeable is AtuFaceUpTakeable.NEVER:
         raise InvalidTakeError(E.ATU_NEVER)
@@ -693,7 +690,7 @@ def justifying_melds(
     never justifies a take here; see ``take_discard_may_layoff`` in
     :func:`verify_obligation`.
     """
-    _rules(rules)
+    require_ruleset(rules)
     (picked,) = _ids((taken_tile_id,), "taken_tile_id")
     rack = _ids(rack_before_take, "rack_before_take")
     also = _ids(also_taken, "also_taken")
@@ -776,7 +773,7 @@ def can_open_with(
     (:func:`justifying_melds`), the new melds together must pass
     :func:`~remi_rules.check_opening`, and :func:`~remi_rules.opening.min_rack_after_opening`
     tiles must stay on the rack (OPEN-08)."""
-    _rules(rules)
+    require_ruleset(rules)
     (picked,) = _ids((taken_tile_id,), "taken_tile_id")
     rack = _ids(rack_before_take, "rack_before_take")
     also = _ids(also_taken, "also_taken")
@@ -809,7 +806,7 @@ def can_close_with(
     exactly one tile must be left to close with (discarded or kept, CLOSE-04).  With
     ``opening`` (a pe-tablă closing under ``pe_tabla_opening_rules_apply``) the new
     melds must also pass :func:`~remi_rules.check_opening`.  EX-32, EX-33, EX-42."""
-    _rules(rules)
+    require_ruleset(rules)
     (picked,) = _ids((taken_tile_id,), "taken_tile_id")
     rack = _ids(rack_before_take, "rack_before_take")
     also = _ids(also_taken, "also_taken")
@@ -860,7 +857,7 @@ def verify_obligation(
     (``take_not_in_new_meld``, ``take_invalid_meld``, ``take_too_few_own_tiles``).
     TURN-07, the opening and the closing are checked by their own functions.
     """
-    _rules(rules)
+    require_ruleset(rules)
     if not isinstance(obligation, TakeObligation):
         raise TypeError(f"obligation must be a TakeObligation, not {type(obligation).__name__}")
     value = _valuer(jokers)

@@ -50,9 +50,6 @@ JOKER_END_VALUE = 50
 (VALUE-03), and of the tile laid in a joker's place under ``joker_50`` (VALUE-05)."""
 
 
-_check_rules = require_ruleset
-
-
 def table_joker_value_end(
     meld: Meld, position: int, rules: Ruleset, *, reused: bool = False
 ) -> int:
@@ -63,7 +60,7 @@ def table_joker_value_end(
     ``represented``; a *reused* joker (already swapped once) counts 0 instead when
     ``reused_joker_value_end`` is ``zero``.
     """
-    _check_rules(rules)
+    require_ruleset(rules)
     tile = meld.tiles[position]
     if not tile.is_joker:
         raise ValueError(f"position {position} of {meld} holds {tile}, not a joker")
@@ -90,7 +87,7 @@ def meld_end_values(meld: Meld, rules: Ruleset, *, reused: Collection[int] = ())
     Who is credited with each position (the owner, a layer, a swapper) is table
     bookkeeping; this gives only the values.
     """
-    _check_rules(rules)
+    require_ruleset(rules)
     return tuple(
         table_joker_value_end(meld, i, rules, reused=i in reused)
         if tile.is_joker
@@ -103,7 +100,7 @@ def replacement_value_end(meld: Meld, position: int, rules: Ruleset) -> int:
     """VALUE-05: the end value, for the meld's owner, of the real tile laid at
     ``position`` in place of a swapped joker: its face value (VALUE-01 in that meld)
     under ``face``, or 50 under ``joker_50`` (the Q&A l.109 variant)."""
-    _check_rules(rules)
+    require_ruleset(rules)
     if rules.swap_replacement_value_for_owner is SwapReplacementValue.JOKER_50:
         return JOKER_END_VALUE
     return _position_value(meld, position)
@@ -119,7 +116,7 @@ def rack_value_end(tile: Tile, rules: Ruleset, *, atu_twin: bool = False) -> int
     ``atu_twin_rack_value_end`` when that knob is set (25 in ``online``), else its
     normal value.
     """
-    _check_rules(rules)
+    require_ruleset(rules)
     if not isinstance(tile, Tile):
         raise TypeError(f"expected a Tile, not {type(tile).__name__}")
     if atu_twin and rules.atu_twin_rack_value_end is not None and not tile.is_joker:
