@@ -22,12 +22,14 @@ from typing import Final
 __all__ = [
     "MESSAGES",
     "ClosingErrorCode",
+    "IllegalStepError",
     "InvalidClosingError",
     "InvalidLayoffError",
     "InvalidMeldError",
     "InvalidOpeningError",
     "InvalidRulesetError",
     "InvalidScoringInputError",
+    "InvalidStateError",
     "InvalidSwapError",
     "InvalidTakeError",
     "InvalidTileError",
@@ -38,6 +40,8 @@ __all__ = [
     "RulesetErrorCode",
     "RulesetTypeError",
     "ScoringErrorCode",
+    "StateErrorCode",
+    "StepErrorCode",
     "SwapErrorCode",
     "TakeErrorCode",
     "TileErrorCode",
@@ -886,6 +890,302 @@ class InvalidClosingError(RemiError, ValueError):
     CLOSE-04, OPEN-08, TURN-07).  ``code`` is a :class:`ClosingErrorCode`."""
 
     code: ClosingErrorCode
+
+
+class StepErrorCode(enum.StrEnum):
+    """Why the engine refused a step (engine-level reasons; a refusal by a turn rule
+    keeps that rule's own code, see :class:`IllegalStepError`)."""
+
+    ROUND_OVER = "round_over"
+    NOT_YOUR_TURN = "not_your_turn"
+    BAD_SEAT = "bad_seat"
+    TAKE_FIRST = "take_first"
+    ALREADY_TOOK = "already_took"
+    STARTER_FIRST_TURN = "starter_first_turn"
+    STOCK_EMPTY = "stock_empty"
+    NOT_IN_RACK = "not_in_rack"
+    RUPERE_IS_LAST_DISCARD = "rupere_is_last_discard"
+    ATU_ALREADY_TAKEN = "atu_already_taken"
+    FIRST_TURN_NO_MELD = "first_turn_no_meld"
+    PE_TABLA_BINDING = "pe_tabla_binding"
+    PE_TABLA_MUST_CLOSE = "pe_tabla_must_close"
+    ATU_MUST_CLOSE = "atu_must_close"
+    MUST_CLOSE = "must_close"
+    CLOSE_NOT_LAST_TILE = "close_not_last_tile"
+    RACK_OVER_MAX = "rack_over_max"
+    ANNOUNCE_NOT_DUE = "announce_not_due"
+    ANNOUNCE_AFTER_DISCARD = "announce_after_discard"
+    ALREADY_ANNOUNCED = "already_announced"
+    ATU_TWIN_NOT_HELD = "atu_twin_not_held"
+    ATU_ANNOUNCE_TOO_LATE = "atu_announce_too_late"
+    PE_TABLA_DISABLED = "pe_tabla_disabled"
+    PE_TABLA_TOO_LATE = "pe_tabla_too_late"
+    PE_TABLA_ALREADY_OPENED = "pe_tabla_already_opened"
+    PE_TABLA_ALREADY_DECLARED = "pe_tabla_already_declared"
+    PREPLAY_OVER = "preplay_over"
+    EXCHANGE_DISABLED = "exchange_disabled"
+    EXCHANGE_SAME_SEAT = "exchange_same_seat"
+    NOT_A_DOUBLE = "not_a_double"
+    DOUBLE_CLASS_MISMATCH = "double_class_mismatch"
+    DOUBLE_ALREADY_EXCHANGED = "double_already_exchanged"
+    REDEAL_DISABLED = "redeal_disabled"
+    TOO_FEW_DOUBLES = "too_few_doubles"
+    NOTHING_TO_UNDO = "nothing_to_undo"
+    UNDO_IRREVERSIBLE = "undo_irreversible"
+
+
+MESSAGES.update(
+    {
+        StepErrorCode.ROUND_OVER: (
+            "Jocul s-a încheiat; nu se mai poate muta.",
+            "The round is over; no more steps can be made.",
+        ),
+        StepErrorCode.NOT_YOUR_TURN: (
+            "Nu este rândul jucătorului {seat}.",
+            "It is not seat {seat}'s turn.",
+        ),
+        StepErrorCode.BAD_SEAT: (
+            "Locul {seat} nu există la această masă ({players} jucători).",
+            "There is no seat {seat} at this table ({players} players).",
+        ),
+        StepErrorCode.TAKE_FIRST: (
+            "Mai întâi trebuie să iei o piesă (din grămadă, de jos sau atuul).",
+            "You must first take a tile (from the stock, the row or the atu).",
+        ),
+        StepErrorCode.ALREADY_TOOK: (
+            "Ai luat deja o piesă în această tură.",
+            "You have already taken a tile in this turn.",
+        ),
+        StepErrorCode.STARTER_FIRST_TURN: (
+            "În prima tură, cel care începe nu ia nicio piesă: doar aruncă una.",
+            "In his first turn the starter takes nothing: he only discards.",
+        ),
+        StepErrorCode.STOCK_EMPTY: (
+            "Grămada s-a terminat.",
+            "The stock is empty.",
+        ),
+        StepErrorCode.NOT_IN_RACK: (
+            "Piesa {tile} nu este pe tabla ta.",
+            "Tile {tile} is not on your rack.",
+        ),
+        StepErrorCode.RUPERE_IS_LAST_DISCARD: (
+            "Ultima piesă aruncată se ia cu „ia ultima piesă”, nu prin rupere.",
+            "The last discard is taken with 'take last discard', not by a rupere.",
+        ),
+        StepErrorCode.ATU_ALREADY_TAKEN: (
+            "Atuul a fost deja luat.",
+            "The atu has already been taken.",
+        ),
+        StepErrorCode.FIRST_TURN_NO_MELD: (
+            "În prima ta tură nu poți etala, lipi sau schimba jokeri: doar tragi și arunci.",
+            "In your first turn you may not meld, lay off or swap: only draw and discard.",
+        ),
+        StepErrorCode.PE_TABLA_BINDING: (
+            "Ai anunțat că joci pe tablă: te poți etala doar închizând dintr-odată.",
+            "You declared pe tablă: you may only meld by closing all at once.",
+        ),
+        StepErrorCode.PE_TABLA_MUST_CLOSE: (
+            "Jucând pe tablă, tura în care etalezi trebuie să fie cea în care închizi.",
+            "Playing pe tablă, the turn in which you meld must be the turn you close.",
+        ),
+        StepErrorCode.ATU_MUST_CLOSE: (
+            "Cine ia atuul trebuie să și închidă în aceeași tură.",
+            "Whoever takes the atu must also close in the same turn.",
+        ),
+        StepErrorCode.MUST_CLOSE: (
+            "Ai rămas cu o singură piesă: nu mai poți arunca, închizi cu ea.",
+            "You have a single tile left: you cannot discard it; you close with it.",
+        ),
+        StepErrorCode.CLOSE_NOT_LAST_TILE: (
+            "Poți închide doar cu ultima piesă rămasă ({rack} pe tablă).",
+            "You can only close with your last remaining tile ({rack} on the rack).",
+        ),
+        StepErrorCode.RACK_OVER_MAX: (
+            "La sfârșitul turei poți avea cel mult {maximum} piese pe tablă, nu {rack}.",
+            "At the end of a turn you may hold at most {maximum} tiles, not {rack}.",
+        ),
+        StepErrorCode.ANNOUNCE_NOT_DUE: (
+            "Anunțul se face doar când ai cel mult {threshold} piese (ai {rack}).",
+            "The announcement is made only with at most {threshold} tiles ({rack} held).",
+        ),
+        StepErrorCode.ANNOUNCE_AFTER_DISCARD: (
+            "În tura ta, anunțul se face după ce arunci piesa (sau înainte să iei).",
+            "In your own turn you announce after your discard (or before you take).",
+        ),
+        StepErrorCode.ALREADY_ANNOUNCED: (
+            "Ai anunțat deja în acest joc.",
+            "You have already announced in this round.",
+        ),
+        StepErrorCode.ATU_TWIN_NOT_HELD: (
+            "Nu ai pe tablă piesa identică cu atuul.",
+            "You do not hold the atu's twin.",
+        ),
+        StepErrorCode.ATU_ANNOUNCE_TOO_LATE: (
+            "Atuul se anunță cel târziu înainte de prima ta piesă luată.",
+            "The atu must be announced before your first take at the latest.",
+        ),
+        StepErrorCode.PE_TABLA_DISABLED: (
+            "Aceste reguli nu au închiderea pe tablă.",
+            "These rules have no pe-tablă closing.",
+        ),
+        StepErrorCode.PE_TABLA_TOO_LATE: (
+            "Jocul pe tablă se anunță cel târziu după primul tur al mesei.",
+            "Pe tablă must be declared by the end of the first cycle.",
+        ),
+        StepErrorCode.PE_TABLA_ALREADY_OPENED: (
+            "Te-ai etalat deja: nu mai poți juca pe tablă.",
+            "You have already melded: you can no longer play pe tablă.",
+        ),
+        StepErrorCode.PE_TABLA_ALREADY_DECLARED: (
+            "Ai anunțat deja că joci pe tablă.",
+            "You have already declared pe tablă.",
+        ),
+        StepErrorCode.PREPLAY_OVER: (
+            "Dublele se schimbă (sau jocul se strică) doar înainte de prima piesă aruncată.",
+            "Doubles are exchanged (or the deal voided) only before the first discard.",
+        ),
+        StepErrorCode.EXCHANGE_DISABLED: (
+            "Aceste reguli nu permit schimbul de duble.",
+            "These rules do not allow exchanging doubles.",
+        ),
+        StepErrorCode.EXCHANGE_SAME_SEAT: (
+            "Schimbul de duble se face între doi jucători diferiți.",
+            "Doubles are exchanged between two different players.",
+        ),
+        StepErrorCode.NOT_A_DOUBLE: (
+            "Jucătorul {seat} nu are dublă de {tile}.",
+            "Seat {seat} holds no double of {tile}.",
+        ),
+        StepErrorCode.DOUBLE_CLASS_MISMATCH: (
+            "Se schimbă doar dublă mică cu dublă mică și dublă mare cu dublă mare "
+            "({first} cu {second} nu se poate).",
+            "Only small for small and big for big ({first} for {second} is not allowed).",
+        ),
+        StepErrorCode.DOUBLE_ALREADY_EXCHANGED: (
+            "Dubla de {tile} a fost deja schimbată.",
+            "The double of {tile} was already exchanged.",
+        ),
+        StepErrorCode.REDEAL_DISABLED: (
+            "Aceste reguli nu permit stricarea jocului.",
+            "These rules do not allow voiding the deal.",
+        ),
+        StepErrorCode.TOO_FEW_DOUBLES: (
+            "Pentru a strica jocul trebuie {threshold} duble; jucătorul {seat} are {count}.",
+            "Voiding the deal needs {threshold} doubles; seat {seat} holds {count}.",
+        ),
+        StepErrorCode.NOTHING_TO_UNDO: (
+            "Nu este nicio mutare de luat înapoi în această tură.",
+            "There is no step of this turn to take back.",
+        ),
+        StepErrorCode.UNDO_IRREVERSIBLE: (
+            "Mutarea {step} nu se poate lua înapoi (a dezvăluit o piesă sau a încheiat tura).",
+            "Step {step} cannot be taken back (it revealed a tile or ended the turn).",
+        ),
+    }
+)
+
+
+class IllegalStepError(RemiError, ValueError):
+    """The engine refused a step; the state is unchanged.
+
+    ``code`` is the most precise reason: a :class:`StepErrorCode` for the engine's own
+    checks, or the code of the turn rule that refused it (a :class:`TakeErrorCode`,
+    :class:`LayoffErrorCode`, :class:`SwapErrorCode`, :class:`OpeningErrorCode`,
+    :class:`ClosingErrorCode` or :class:`MeldErrorCode`), so a frontend can always say
+    *why*.  ``details["step"]`` names the step's kind."""
+
+    code: enum.StrEnum
+
+    @classmethod
+    def wrap(cls, err: RemiError, step: str) -> IllegalStepError:
+        """The refusal ``err`` of a turn rule, as a refusal of ``step``."""
+        out = cls(err.code, **dict(err.details), step=step)
+        out.__cause__ = err
+        return out
+
+
+class StateErrorCode(enum.StrEnum):
+    """Why saved data (a game state, a record) was refused when loaded."""
+
+    WRONG_TYPE = "state_wrong_type"
+    MISSING_KEY = "state_missing_key"
+    UNKNOWN_KEY = "state_unknown_key"
+    OUT_OF_RANGE = "state_out_of_range"
+    BAD_VALUE = "state_bad_value"
+    TILE_COUNT = "state_tile_count"
+    BAD_PHASE = "state_bad_phase"
+    FINGERPRINT = "state_fingerprint"
+    FORMAT_VERSION = "state_format_version"
+    BAD_RULESET = "state_bad_ruleset"
+    BAD_RECORD = "state_bad_record"
+    TOO_DEEP = "state_too_deep"
+    NOT_JSON = "state_not_json"
+
+
+MESSAGES.update(
+    {
+        StateErrorCode.WRONG_TYPE: (
+            "La {path}: era așteptat {expected}, s-a primit {got}.",
+            "At {path}: expected {expected}, got {got}.",
+        ),
+        StateErrorCode.MISSING_KEY: (
+            "La {path}: lipsește cheia „{key}”.",
+            "At {path}: the key '{key}' is missing.",
+        ),
+        StateErrorCode.UNKNOWN_KEY: (
+            "La {path}: cheia „{key}” nu este cunoscută.",
+            "At {path}: unknown key '{key}'.",
+        ),
+        StateErrorCode.OUT_OF_RANGE: (
+            "La {path}: valoarea {value} este în afara intervalului {lo}…{hi}.",
+            "At {path}: value {value} is outside {lo}..{hi}.",
+        ),
+        StateErrorCode.BAD_VALUE: (
+            "La {path}: valoare imposibilă ({why}).",
+            "At {path}: impossible value ({why}).",
+        ),
+        StateErrorCode.TILE_COUNT: (
+            "Piesele nu se regăsesc fiecare exact o dată: {why}.",
+            "The tiles are not each present exactly once: {why}.",
+        ),
+        StateErrorCode.BAD_PHASE: (
+            "La {path}: starea jocului este imposibilă ({why}).",
+            "At {path}: the game is in an impossible phase ({why}).",
+        ),
+        StateErrorCode.FINGERPRINT: (
+            "Amprenta regulilor ({got}) nu corespunde regulilor salvate ({expected}).",
+            "The rules' fingerprint ({got}) does not match the saved rules ({expected}).",
+        ),
+        StateErrorCode.FORMAT_VERSION: (
+            "Versiunea formatului ({got}) nu este suportată (se așteaptă {expected}).",
+            "Format version {got} is not supported (expected {expected}).",
+        ),
+        StateErrorCode.BAD_RULESET: (
+            "La {path}: regulile salvate sunt invalide ({why}).",
+            "At {path}: the saved rules are invalid ({why}).",
+        ),
+        StateErrorCode.BAD_RECORD: (
+            "La {path}: înregistrarea nu se poate rejuca ({why}).",
+            "At {path}: the record cannot be replayed ({why}).",
+        ),
+        StateErrorCode.TOO_DEEP: (
+            "La {path}: date imbricate prea adânc.",
+            "At {path}: the data is nested too deeply.",
+        ),
+        StateErrorCode.NOT_JSON: (
+            "Textul nu este JSON valid ({why}).",
+            "The text is not valid JSON ({why}).",
+        ),
+    }
+)
+
+
+class InvalidStateError(RemiError, ValueError):
+    """Saved data was refused when loaded (a game state, a record, a view).
+    ``code`` is a :class:`StateErrorCode`; ``details["path"]`` names the bad field
+    (``state.seats[2].rack[5]``)."""
+
+    code: StateErrorCode
 
 
 def all_codes() -> tuple[enum.StrEnum, ...]:

@@ -1,0 +1,84 @@
+"""The game engine: rounds a frontend can drive step by step, save and replay.
+
+* :class:`Game` — one round: :meth:`~Game.new`, :meth:`~Game.verify` /
+  :meth:`~Game.can` / :meth:`~Game.apply`, :meth:`~Game.legal_steps`,
+  :meth:`~Game.undo`, :meth:`~Game.view`, :meth:`~Game.record` and
+  :meth:`~Game.replay`;
+* :class:`GameState` (immutable), :class:`PlayerView`, the steps and the events;
+* :class:`Match` and :class:`MatchConfig` — several rounds with running totals;
+* :class:`Automation` — what the engine may do by itself;
+* :class:`Bot` — the protocol a bot implements (bots live in :mod:`remi_rules.bots`).
+
+See docs/engine.md for the turn model and the windows.
+"""
+
+from __future__ import annotations
+
+from .bot import Bot, play_round
+from .events import EndReason, Event
+from .game import Automation, Game, GameRecord, score_state
+from .legal import legal_steps
+from .match import Match, MatchConfig, MatchRecord
+from .state import GameState, Obligation, Phase, RoundEnd, SeatState, TurnState, tile_census
+from .steps import (
+    STEP_TYPES,
+    AnnounceAtu,
+    AnnounceFewTiles,
+    Close,
+    DeclarePeTabla,
+    DemandRedeal,
+    Discard,
+    Draw,
+    ExchangeDoubles,
+    LayOff,
+    MeldTiles,
+    Rupere,
+    Step,
+    SwapJoker,
+    TakeAtu,
+    TakeLastDiscard,
+    Undo,
+)
+from .view import PlayerView, PublicSeat, PublicTurn
+
+__all__ = [
+    "STEP_TYPES",
+    "AnnounceAtu",
+    "AnnounceFewTiles",
+    "Automation",
+    "Bot",
+    "Close",
+    "DeclarePeTabla",
+    "DemandRedeal",
+    "Discard",
+    "Draw",
+    "EndReason",
+    "Event",
+    "ExchangeDoubles",
+    "Game",
+    "GameRecord",
+    "GameState",
+    "LayOff",
+    "Match",
+    "MatchConfig",
+    "MatchRecord",
+    "MeldTiles",
+    "Obligation",
+    "Phase",
+    "PlayerView",
+    "PublicSeat",
+    "PublicTurn",
+    "RoundEnd",
+    "Rupere",
+    "SeatState",
+    "Step",
+    "SwapJoker",
+    "TakeAtu",
+    "TakeLastDiscard",
+    "TurnState",
+    "Undo",
+    "legal_steps",
+    "play_round",
+    "score_state",
+    "tile_census",
+]

@@ -1,0 +1,54 @@
+"""The :class:`Bot` protocol and a driver that plays rounds with bots.
+
+Bots live above the engine (:mod:`remi_rules.bots`, built on the solver); the engine only
+defines what it asks of them: given a :class:`~remi_rules.engine.view.PlayerView`,
+return a step.  The caller passes the bots in, so the engine never imports them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from ..scoring import RoundResult
+from .game import Game
+from .steps import Step
+from .view import PlayerView
+
+__all__ = ["Bot", "play_round"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Anything with ``choose(view) -> step``.  ``choose`` is called for the seat
+    whose turn it is; a bot may also define ``react(view) -> step | None``, called for
+    the other seats after every step, to make an out-of-turn step (announce the atu
+    or few tiles, declare pe tablă)."""
+
+    def choose(self, view: PlayerView) -> Step: ...
+
+
+def play_round(game: Game, bots: Sequence[Bot], *, max_steps: int = 100_000) -> RoundResult:
+    """Let ``bots`` (one per seat) play ``game`` to its end and return the result.
+    An illegal step from a bot raises :class:`~remi_rules.IllegalStepError`."""
+    if len(bots) != game.state.players:
+        raise ValueError(f"{game.state.players} bots are needed, not {len(bots)}")
+    for _ in range(max_steps):
+        if game.over:
+            break
+        for seat, bot in enumerate(bots):
+            react = getattr(bot, "react", None)
+            if react is None or game.over:
+                continue
+            step = react(game.view(seat))
+            if step is not None:
+                game.apply(step)
+        if game.over:
+            break
+        seat = game.state.current
+        game.apply(bots[seat].choose(game.view(seat)))
+    else:
+        raise RuntimeError(f"the round did not end within {max_steps} steps")
+    result = game.result()
+    assert result is not None
+    return result

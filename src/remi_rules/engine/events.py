@@ -1,0 +1,248 @@
+"""Events: what a step caused, as frozen values (for logs, animations and bots).
+
+:meth:`Game.apply <remi_rules.engine.Game.apply>` returns a tuple of them.  The chance
+events (:class:`DealerChosen`, :class:`Dealt`, :class:`AtuReturned`,
+:class:`StockReshuffled`) carry every random outcome as tile ids, so a replay never
+needs a random generator.  Events name physical tile ids; a server that broadcasts
+them hides the ids of :class:`Drew` from the other seats.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import ClassVar
+
+import attrs
+
+from ..lipire import End
+
+__all__ = [
+    "Announced",
+    "AnnouncementMissed",
+    "AtuReturned",
+    "DealerChosen",
+    "Dealt",
+    "Discarded",
+    "DoublesExchanged",
+    "Drew",
+    "EndReason",
+    "Event",
+    "JokerSwapped",
+    "LaidOff",
+    "Melded",
+    "PeTablaDeclared",
+    "RoundEnded",
+    "RoundScored",
+    "StepUndone",
+    "StockReshuffled",
+    "TookAtu",
+    "TookFromRow",
+    "TurnStarted",
+]
+
+
+class EndReason(enum.StrEnum):
+    """How a round ended."""
+
+    CLOSED = "closed"
+    """A player closed (CLOSE-01/02)."""
+    STOCK_EXHAUSTED = "stock_exhausted"
+    """Nothing left to draw and nothing legal to take (END-01/02)."""
+    MAX_TURNS = "max_turns"
+    """``max_turns_per_round`` turns without a close (END-04)."""
+
+
+class _Event:
+    kind: ClassVar[str]
+    chance: ClassVar[bool] = False
+
+
+@attrs.frozen
+class DealerChosen(_Event):
+    """Chance: the first dealer, drawn at random (DEAL-01); the starter is the next seat."""
+
+    kind: ClassVar[str] = "dealer_chosen"
+    chance: ClassVar[bool] = True
+    dealer: int
+
+
+@attrs.frozen
+class Dealt(_Event):
+    """Chance: the 106 ids in dealt order (racks from seat 0, the atu, the stock top
+    first), after a shuffle or as given (DEAL-02/03/04); also after a redeal."""
+
+    kind: ClassVar[str] = "dealt"
+    chance: ClassVar[bool] = True
+    order: tuple[int, ...]
+    starter: int
+
+
+@attrs.frozen
+class AtuReturned(_Event):
+    """Chance: a joker came up as the atu where ``atu_may_be_joker`` is false; it went
+    back into the stock, the stock was shuffled (``stock``, top first) and ``atu``
+    turned instead (DEAL-03)."""
+
+    kind: ClassVar[str] = "atu_returned"
+    chance: ClassVar[bool] = True
+    joker: int
+    atu: int
+    stock: tuple[int, ...]
+
+
+@attrs.frozen
+class StockReshuffled(_Event):
+    """Chance: the stock ran out and the row, all but its last tile, became the new
+    stock in this order, top first (END-02, ``reshuffle_discards``)."""
+
+    kind: ClassVar[str] = "stock_reshuffled"
+    chance: ClassVar[bool] = True
+    stock: tuple[int, ...]
+
+
+@attrs.frozen
+class TurnStarted(_Event):
+    kind: ClassVar[str] = "turn_started"
+    seat: int
+    turn: int
+
+
+@attrs.frozen
+class Drew(_Event):
+    kind: ClassVar[str] = "drew"
+    seat: int
+    tile: int
+
+
+@attrs.frozen
+class TookFromRow(_Event):
+    """``tiles`` left the row at ``index`` for ``seat``'s rack (the picked tile first)."""
+
+    kind: ClassVar[str] = "took_from_row"
+    seat: int
+    index: int
+    tiles: tuple[int, ...]
+
+
+@attrs.frozen
+class TookAtu(_Event):
+    kind: ClassVar[str] = "took_atu"
+    seat: int
+    tile: int
+
+
+@attrs.frozen
+class Melded(_Event):
+    kind: ClassVar[str] = "melded"
+    seat: int
+    meld: int
+    tiles: tuple[int, ...]
+
+
+@attrs.frozen
+class LaidOff(_Event):
+    kind: ClassVar[str] = "laid_off"
+    seat: int
+    meld: int
+    tile: int
+    end: End
+
+
+@attrs.frozen
+class JokerSwapped(_Event):
+    kind: ClassVar[str] = "joker_swapped"
+    seat: int
+    meld: int
+    joker: int
+    tile: int
+
+
+@attrs.frozen
+class Discarded(_Event):
+    kind: ClassVar[str] = "discarded"
+    seat: int
+    tile: int
+
+
+@attrs.frozen
+class Announced(_Event):
+    """``what`` is ``"few_tiles"`` or ``"atu"``; ``automatic`` when the engine made it
+    (ANNOUNCE-04 under :class:`~remi_rules.engine.Automation`)."""
+
+    kind: ClassVar[str] = "announced"
+    seat: int
+    what: str
+    automatic: bool = False
+
+
+@attrs.frozen
+class AnnouncementMissed(_Event):
+    """``seat`` ended a turn with few tiles and did not announce before the next
+    turn began: he is liable for ``no_announce_penalty`` (ANNOUNCE-03, OQ-41)."""
+
+    kind: ClassVar[str] = "announcement_missed"
+    seat: int
+
+
+@attrs.frozen
+class PeTablaDeclared(_Event):
+    kind: ClassVar[str] = "pe_tabla_declared"
+    seat: int
+
+
+@attrs.frozen
+class DoublesExchanged(_Event):
+    kind: ClassVar[str] = "doubles_exchanged"
+    seat: int
+    other: int
+    given: tuple[int, ...]
+    received: tuple[int, ...]
+
+
+@attrs.frozen
+class RoundEnded(_Event):
+    kind: ClassVar[str] = "round_ended"
+    reason: EndReason
+    closer: int | None = None
+    closing_tile: int | None = None
+    pe_tabla: bool = False
+
+
+@attrs.frozen
+class RoundScored(_Event):
+    """The round's totals per seat and its winners (SCORE-*, TIE-*); emitted when
+    :class:`~remi_rules.engine.Automation` ``scoring`` is on."""
+
+    kind: ClassVar[str] = "round_scored"
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+@attrs.frozen
+class StepUndone(_Event):
+    kind: ClassVar[str] = "step_undone"
+    step: str
+
+
+Event = (
+    DealerChosen
+    | Dealt
+    | AtuReturned
+    | StockReshuffled
+    | TurnStarted
+    | Drew
+    | TookFromRow
+    | TookAtu
+    | Melded
+    | LaidOff
+    | JokerSwapped
+    | Discarded
+    | Announced
+    | AnnouncementMissed
+    | PeTablaDeclared
+    | DoublesExchanged
+    | RoundEnded
+    | RoundScored
+    | StepUndone
+)
+"""Any event."""

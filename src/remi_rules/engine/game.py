@@ -1,0 +1,410 @@
+"""The :class:`Game`: one round, driven step by step, with its history.
+
+>>> from remi_rules import variants
+>>> from remi_rules.engine import Game, Discard
+>>> game = Game.new(variants.get("clasic"), 4, seed=7, starter=0)
+>>> game.state.current, game.state.phase.value, len(game.state.rack(0))
+(0, 'action', 15)
+>>> first = game.state.rack(0)[0]
+>>> [e.kind for e in game.apply(Discard(first))]
+['discarded', 'turn_started']
+>>> game.state.current, game.state.phase.value
+(1, 'take')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import attrs
+
+from ..errors import IllegalStepError, InvalidStateError, StateErrorCode, StepErrorCode
+from ..ruleset import ClosingTileMode, Ruleset, require_ruleset
+from ..scoring import RoundResult, SeatEnd, score_round
+from .events import DealerChosen, Event, RoundScored, StepUndone
+from .legal import legal_steps as _legal_steps
+from .state import GameState, Phase
+from .steps import (
+    AnnounceFewTiles,
+    Draw,
+    LayOff,
+    MeldTiles,
+    Rupere,
+    Step,
+    SwapJoker,
+    TakeAtu,
+    TakeLastDiscard,
+    Undo,
+)
+from .transition import Chance, NoChance, RandomChance, ScriptedChance, apply_step, deal
+
+__all__ = ["Automation", "Game", "GameRecord", "score_state"]
+
+_UNDOABLE = (TakeLastDiscard, Rupere, TakeAtu, MeldTiles, LayOff, SwapJoker)
+
+
+@attrs.frozen(kw_only=True)
+class Automation:
+    """What the engine does by itself, separate from the :class:`~remi_rules.Ruleset`.
+    All off by default; the CLI's demo turns them on.
+
+    * ``forced_takes``: when the player to move can only draw (and has nothing to
+      announce or declare first), draw for him (TURN-04's first turns, mostly);
+    * ``announcements``: where the preset makes them automatic
+      (``announce_automatic``, ANNOUNCE-04, online), announce few tiles for the seat
+      that ends a turn with ``announce_threshold`` tiles or fewer;
+    * ``scoring``: when the round ends, add a :class:`~remi_rules.engine.events.RoundScored`
+      event to the events of the step that ended it.
+    """
+
+    forced_takes: bool = False
+    announcements: bool = False
+    scoring: bool = False
+
+    @classmethod
+    def all(cls) -> Automation:
+        return cls(forced_takes=True, announcements=True, scoring=True)
+
+
+@attrs.frozen(kw_only=True)
+class GameRecord:
+    """Everything needed to replay a round without a random generator: the rules, the
+    deal (106 ids: racks of seats 0…, the atu, the stock top first), the dealer and
+    starter, every step in order (automatic ones included) and every chance outcome
+    (each a permutation of the tiles shuffled), in the order they happened."""
+
+    rules: Ruleset
+    players: int
+    dealer: int
+    starter: int
+    deal: tuple[int, ...]
+    steps: tuple[Step, ...] = ()
+    chance: tuple[tuple[int, ...], ...] = ()
+
+
+def score_state(state: GameState) -> RoundResult:
+    """Score a finished round with :func:`~remi_rules.score_round` (SCORE-*)."""
+    if state.end is None:
+        raise ValueError("the round is not over")
+    end = state.end
+    keep = state.rules.closing_tile_mode is ClosingTileMode.KEEP
+    seats = []
+    for s, seat in enumerate(state.seats):
+        rack = seat.rack
+        if s == end.closer and keep and end.closing_tile is not None:
+            rack = tuple(i for i in rack if i != end.closing_tile)
+        seats.append(
+            SeatEnd(
+                rack=rack,
+                opened=seat.opened,
+                announced_atu=seat.announced_atu,
+                failed_to_announce=seat.missed_announcement,
+                declared_pe_tabla=seat.declared_pe_tabla,
+            )
+        )
+    return score_round(
+        state.table,
+        seats,
+        state.rules,
+        atu=state.atu,
+        closer=end.closer,
+        closing_tile=end.closing_tile,
+        pe_tabla=end.pe_tabla,
+    )
+
+
+class _RecordingChance:
+    def __init__(self, inner: Chance, log: list[tuple[int, ...]]) -> None:
+        self.inner = inner
+        self.log = log
+
+    def shuffle(self, ids: tuple[int, ...]) -> tuple[int, ...]:
+        out = self.inner.shuffle(ids)
+        self.log.append(out)
+        return out
+
+
+def _players(players: object) -> int:
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int | Sequence)
+        or isinstance(players, str)
+    ):
+        raise TypeError(f"players must be 2, 3 or 4 (or their names), not {players!r}")
+    n = players if isinstance(players, int) else len(players)
+    if not 2 <= n <= 4:
+        raise ValueError(f"Remi is played by 2, 3 or 4 players (TILES-02), not {n}")
+    return n
+
+
+class Game:
+    """One round of Remi: a :class:`GameState` plus its history (for :meth:`undo`,
+    :meth:`record` and :meth:`replay`).
+
+    Every operation on steps comes as a triplet: :meth:`verify` raises
+    :class:`~remi_rules.IllegalStepError`, :meth:`can` returns a bool, :meth:`apply`
+    verifies and applies, returning the events.  A refused step changes nothing.
+    """
+
+    def __init__(
+        self,
+        state: GameState,
+        *,
+        record: GameRecord,
+        chance: Chance,
+        automation: Automation | None = None,
+        names: tuple[str, ...] | None = None,
+    ) -> None:
+        self._state = state
+        self._record = record
+        self._steps: list[Step] = list(record.steps)
+        self._chance_log: list[tuple[int, ...]] = list(record.chance)
+        self._chance = _RecordingChance(chance, self._chance_log)
+        self._undo: list[tuple[GameState, Step, int]] = []
+        self.automation = automation or Automation()
+        self.names = names or tuple(f"seat {s}" for s in range(state.players))
+
+    # -- construction --------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        rules: Ruleset,
+        players: int | Sequence[str],
+        *,
+        seed: int | str | None = None,
+        deal: Sequence[int] | None = None,
+        automation: Automation | None = None,
+        starter: int | None = None,
+    ) -> Game:
+        """Deal a new round.
+
+        ``players``: 2, 3 or 4, or the players' names.  ``deal``: the 106 ids in
+        order (racks of seats 0, 1, …, the starter's holding ``hand_sizes[0]``; the
+        atu; the stock, top first), for tournaments, tests and bug reports; without
+        it, a uniform shuffle by ``random.Random(seed)`` (DEAL-05).  ``starter``: the
+        seat that starts; without it the first dealer is drawn at random (DEAL-01) and
+        the starter is the next seat (with an explicit ``deal``, seat 0 starts).
+        """
+        rules = require_ruleset(rules)
+        n = _players(players)
+        names = tuple(players) if not isinstance(players, int) else None
+        rng = random.Random(seed)
+        log: list[tuple[int, ...]] = []
+        chance = _RecordingChance(RandomChance(rng), log)
+        events: list[Event] = []
+        if starter is None:
+            if deal is None:
+                dealer = rng.randrange(n)
+                events.append(DealerChosen(dealer))
+                starter = (dealer + 1) % n
+            else:
+                starter = 0
+        if type(starter) is not int or not 0 <= starter < n:
+            raise ValueError(f"starter must be a seat 0..{n - 1}, not {starter!r}")
+        dealer = (starter - 1) % n
+        if deal is None:
+            order = list(range(106))
+            rng.shuffle(order)
+        else:
+            order = list(deal)
+            if sorted(order) != list(range(106)) or any(type(i) is not int for i in order):
+                raise InvalidStateError(
+                    StateErrorCode.TILE_COUNT, why="a deal must hold each of the ids 0-105 once"
+                )
+        state, _ = _deal(rules, n, tuple(order), dealer, starter, chance)
+        record = GameRecord(
+            rules=rules,
+            players=n,
+            dealer=dealer,
+            starter=starter,
+            deal=tuple(order),
+            chance=tuple(log),
+        )
+        game = cls(
+            state, record=record, chance=RandomChance(rng), automation=automation, names=names
+        )
+        game._run_automation()
+        return game
+
+    @classmethod
+    def replay(cls, record: GameRecord, *, upto: int | None = None) -> Game:
+        """Rebuild a round from its record, applying its steps (the first ``upto`` of
+        them) with the recorded chance outcomes; no random generator is used.
+        Raises :class:`~remi_rules.InvalidStateError` (``state_bad_record``) naming the
+        step that does not apply."""
+        scripted = ScriptedChance(list(record.chance))
+        state, _ = _deal(
+            record.rules, record.players, record.deal, record.dealer, record.starter, scripted
+        )
+        base = GameRecord(
+            rules=record.rules,
+            players=record.players,
+            dealer=record.dealer,
+            starter=record.starter,
+            deal=record.deal,
+            chance=tuple(record.chance[: scripted.position]),
+        )
+        game = cls(state, record=base, chance=scripted)
+        steps = record.steps if upto is None else record.steps[:upto]
+        for k, step in enumerate(steps):
+            try:
+                game.apply(step)
+            except IllegalStepError as err:
+                raise InvalidStateError(
+                    StateErrorCode.BAD_RECORD, path=f"record.steps[{k}]", why=str(err)
+                ) from err
+        return game
+
+    # -- queries ---------------------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        return self._state
+
+    @property
+    def rules(self) -> Ruleset:
+        return self._state.rules
+
+    @property
+    def over(self) -> bool:
+        return self._state.phase is Phase.OVER
+
+    def record(self) -> GameRecord:
+        """The record of the round so far (see :meth:`replay`)."""
+        return attrs.evolve(self._record, steps=tuple(self._steps), chance=tuple(self._chance_log))
+
+    def result(self) -> RoundResult | None:
+        """The scored round once it is over (:func:`score_state`), else None."""
+        return score_state(self._state) if self._state.end is not None else None
+
+    def legal_steps(self) -> tuple[Step, ...]:
+        """Every step legal now (melds the player can form included), with
+        :class:`Undo` when the pending turn has a step to take back."""
+        steps = _legal_steps(self._state)
+        return (*steps, Undo()) if self._undo else steps
+
+    def view(self, seat: int):  # type: ignore[no-untyped-def]
+        """What ``seat`` may see (:class:`~remi_rules.engine.view.PlayerView`)."""
+        from .view import PlayerView
+
+        return PlayerView.of(self._state, seat)
+
+    # -- the triplet -------------------------------------------------------------------------
+
+    def verify(self, step: Step) -> None:
+        """Raise :class:`~remi_rules.IllegalStepError` unless ``step`` is legal now."""
+        if isinstance(step, Undo):
+            self._undo_target(step)
+            return
+        apply_step(self._state, step, NoChance())
+
+    def can(self, step: Step) -> bool:
+        """:meth:`verify` as a bool."""
+        try:
+            self.verify(step)
+        except IllegalStepError:
+            return False
+        return True
+
+    def apply(self, step: Step) -> tuple[Event, ...]:
+        """Verify and apply ``step``; return the events it caused (and those of the
+        automatic steps that followed, see :class:`Automation`)."""
+        if isinstance(step, Undo):
+            events = self.undo()
+            return events
+        before = self._state
+        log_mark = len(self._chance_log)
+        try:
+            new, events = apply_step(before, step, self._chance)
+        except BaseException:
+            del self._chance_log[log_mark:]
+            raise
+        self._state = new
+        self._steps.append(step)
+        if isinstance(step, _UNDOABLE):
+            self._undo.append((before, step, len(self._steps) - 1))
+        elif step.in_turn:  # a draw or the end of the turn: nothing before it comes back
+            self._undo.clear()
+        return (*events, *self._run_automation(), *self._scored(before))
+
+    def undo(self) -> tuple[Event, ...]:
+        """Take back the last step of the pending turn (a take from the row or of the
+        atu, a meld, a lay-off or a swap).  A draw revealed a tile and cannot be taken
+        back; a turn that has ended cannot be reopened."""
+        before, step, k = self._undo_target(Undo())
+        # Steps made since by other seats (announcements) stand: re-apply them.
+        later = [s for s in self._steps[k + 1 :] if not s.in_turn]
+        state = before
+        for other in later:
+            state, _ = apply_step(state, other, NoChance())
+        self._undo.pop()
+        self._state = state
+        self._steps.append(Undo())
+        return (StepUndone(str(step)),)
+
+    def _undo_target(self, step: Undo) -> tuple[GameState, Step, int]:
+        if self._state.phase is Phase.OVER:
+            raise IllegalStepError(StepErrorCode.ROUND_OVER, step=step.kind)
+        if not self._undo:
+            raise IllegalStepError(StepErrorCode.NOTHING_TO_UNDO, step=step.kind)
+        return self._undo[-1]
+
+    # -- automation ----------------------------------------------------------------------
+
+    def _scored(self, before: GameState) -> tuple[Event, ...]:
+        if self.automation.scoring and before.phase is not Phase.OVER and self.over:
+            result = self.result()
+            assert result is not None
+            return (RoundScored(result.totals, result.winners),)
+        return ()
+
+    def _run_automation(self) -> tuple[Event, ...]:
+        auto = self.automation
+        out: list[Event] = []
+        for _ in range(2 * self._state.players + 2):
+            state = self._state
+            if state.phase is Phase.OVER:
+                break
+            step: Step | None = None
+            window = state.announce_window
+            if (
+                auto.announcements
+                and state.rules.announce_automatic
+                and window is not None
+                and not state.seats[window].announced_few
+            ):
+                step = AnnounceFewTiles(window)
+            elif auto.forced_takes and state.phase is Phase.TAKE and self._only_draw():
+                step = Draw()
+            if step is None:
+                break
+            new, events = apply_step(state, step, self._chance)
+            self._state = new
+            self._steps.append(step)
+            if step.in_turn:
+                self._undo.clear()
+            out.extend(events)
+        return tuple(out)
+
+    def _only_draw(self) -> bool:
+        steps = _legal_steps(self._state)
+        seat = self._state.current
+        for step in steps:
+            if isinstance(step, Draw):
+                continue
+            if step.in_turn or getattr(step, "seat", None) == seat:
+                return False
+        return any(isinstance(s, Draw) for s in steps)
+
+
+def _deal(
+    rules: Ruleset,
+    players: int,
+    order: tuple[int, ...],
+    dealer: int,
+    starter: int,
+    chance: Chance,
+) -> tuple[GameState, tuple[Event, ...]]:
+    return deal(rules, players, order, dealer=dealer, starter=starter, chance=chance)

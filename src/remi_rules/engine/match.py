@@ -1,0 +1,162 @@
+"""A match: several rounds at one table, the starter rotating (DEAL-01), totals
+added up.  No source defines a match (SCORE-10); :class:`MatchConfig`'s defaults are
+ours: one round per player (each seat starts once), or play until someone reaches
+``target`` points.
+
+>>> from remi_rules import variants
+>>> from remi_rules.engine import Match, MatchConfig
+>>> match = Match(variants.get("clasic"), 3, MatchConfig(rounds=2), seed=1)
+>>> [g.state.starter for g in match.games], match.over
+([1], False)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from ..ruleset import Ruleset, require_ruleset
+from .bot import Bot, play_round
+from .game import Automation, Game, GameRecord
+
+__all__ = ["Match", "MatchConfig", "MatchRecord"]
+
+
+def _positive(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if value is None:
+        return
+    if type(value) is not int or value < 1:
+        raise ValueError(f"{attribute.name} must be a positive int or None, not {value!r}")
+
+
+@attrs.frozen(kw_only=True)
+class MatchConfig:
+    """How long a match lasts; separate from the Ruleset, saved with it.
+
+    ``rounds``: a fixed number of rounds (default: one per player, so each seat starts
+    once).  ``target``: instead, play until a seat's total reaches ``target`` at the
+    end of a round (at most ``max_rounds``).  ``first_starter``: the first round's
+    starter (default: the first dealer is drawn at random, DEAL-01)."""
+
+    rounds: int | None = attrs.field(default=None, validator=_positive)
+    target: int | None = attrs.field(default=None, validator=_positive)
+    max_rounds: int = attrs.field(default=100, validator=_positive)
+    first_starter: int | None = None
+    automation: Automation = Automation()
+
+    def __attrs_post_init__(self) -> None:
+        if self.rounds is not None and self.target is not None:
+            raise ValueError("give either rounds or target, not both")
+
+
+@attrs.frozen(kw_only=True)
+class MatchRecord:
+    """The config and each round's record (:class:`GameRecord`)."""
+
+    rules: Ruleset
+    players: int
+    config: MatchConfig
+    rounds: tuple[GameRecord, ...]
+
+
+class Match:
+    """Rounds played in turn: :attr:`game` is the current one; when it is over,
+    :meth:`next_round` deals the next with the starter rotated (DEAL-01,
+    ``starter_rotation = next_in_turn_order``)."""
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        players: int | Sequence[str],
+        config: MatchConfig | None = None,
+        *,
+        seed: int | str | None = None,
+    ) -> None:
+        self.rules = require_ruleset(rules)
+        self.config = config or MatchConfig()
+        self._rng = random.Random(seed)
+        self._players = players
+        self.games: list[Game] = []
+        n = players if isinstance(players, int) else len(players)
+        self.players = n
+        first = self.config.first_starter
+        if first is None:
+            first = (self._rng.randrange(n) + 1) % n  # the first dealer at random
+        if not 0 <= first < n:
+            raise ValueError(f"first_starter must be a seat 0..{n - 1}")
+        self._first = first
+        self._deal()
+
+    def _deal(self) -> None:
+        starter = (self._first + len(self.games)) % self.players
+        self.games.append(
+            Game.new(
+                self.rules,
+                self._players,
+                seed=self._rng.getrandbits(64),
+                starter=starter,
+                automation=self.config.automation,
+            )
+        )
+
+    @property
+    def game(self) -> Game:
+        """The current round."""
+        return self.games[-1]
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's total over the finished rounds."""
+        out = [0] * self.players
+        for game in self.games:
+            result = game.result()
+            if result is not None:
+                for s, total in enumerate(result.totals):
+                    out[s] += total
+        return tuple(out)
+
+    @property
+    def over(self) -> bool:
+        if not self.game.over:
+            return False
+        played = len(self.games)
+        cfg = self.config
+        if cfg.target is not None:
+            return max(self.totals) >= cfg.target or played >= cfg.max_rounds
+        return played >= (cfg.rounds if cfg.rounds is not None else self.players)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats with the highest total (all of them on a tie)."""
+        totals = self.totals
+        best = max(totals)
+        return tuple(s for s, t in enumerate(totals) if t == best)
+
+    def next_round(self) -> Game:
+        """Deal the next round (the current one must be over)."""
+        if not self.game.over:
+            raise ValueError("the current round is not over")
+        if self.over:
+            raise ValueError("the match is over")
+        self._deal()
+        return self.game
+
+    def play(self, bots: Sequence[Bot]) -> tuple[int, ...]:
+        """Play the rest of the match with ``bots``; return the totals."""
+        while True:
+            if not self.game.over:
+                play_round(self.game, bots)
+            if self.over:
+                return self.totals
+            self.next_round()
+
+    def record(self) -> MatchRecord:
+        return MatchRecord(
+            rules=self.rules,
+            players=self.players,
+            config=self.config,
+            rounds=tuple(g.record() for g in self.games),
+        )

@@ -1,0 +1,235 @@
+"""The immutable state of one round: racks, stock, row, atu, table, whose turn it is,
+and the pending turn (DESIGN.md: the engine's turn model).
+
+Every step returns a new :class:`GameState`; nothing here mutates.  The physical tiles
+(ids 0–105) are each in exactly one place: a rack, the stock, the row, the table, or
+face up as the atu (:func:`tile_census` checks it).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Iterator
+
+import attrs
+
+from ..ruleset import Ruleset
+from ..rupere import TakeObligation
+from ..table import Table
+from ..tiles import JOKER_IDS
+from .events import EndReason
+
+__all__ = [
+    "GameState",
+    "Obligation",
+    "Phase",
+    "RoundEnd",
+    "SeatState",
+    "TurnState",
+    "tile_census",
+]
+
+
+class Phase(enum.StrEnum):
+    """Where the round is."""
+
+    TAKE = "take"
+    """The current player must take a tile (TURN-03); in the starter's first turn he
+    only discards (TURN-01)."""
+    ACTION = "action"
+    """The current player has taken: he melds, lays off and swaps, then discards or
+    closes (TURN-02, TURN-05)."""
+    OVER = "over"
+    """The round has ended (CLOSE-07, END-01/02/04)."""
+
+
+@attrs.frozen
+class SeatState:
+    """One seat: its rack (physical ids, in arrival order) and what it has done."""
+
+    rack: tuple[int, ...]
+    opened: bool = False
+    """Completed a first etalare (in an earlier turn, or in the pending one once it ends)."""
+    turns: int = 0
+    """Own turns begun, the pending one included (``turn_number`` of the turn rules)."""
+    has_taken: bool = False
+    """Has made a take in this round (ATU-02: the atu is announced before it)."""
+    announced_few: bool = False
+    """Announced holding few tiles (ANNOUNCE-01)."""
+    missed_announcement: bool = False
+    """Ended a turn with few tiles without announcing (ANNOUNCE-03, OQ-41)."""
+    announced_atu: bool = False
+    """Announced the atu twin (ATU-02; informational elsewhere, ONLINE-08)."""
+    declared_pe_tabla: bool = False
+    """Declared a pe-tablă closing (CLOSE-06)."""
+
+
+@attrs.frozen
+class TurnState:
+    """The pending turn of ``seat``: what its turn-spanning constraints need (RUPE-01,
+    OPEN-02/03, JOLY-04), checked when the turn ends."""
+
+    seat: int
+    number: int
+    """The round's turn number, from 1 (the starter's first turn)."""
+    rack_at_start: tuple[int, ...]
+    opened_before: bool
+    took: str | None = None
+    """The kind of the take step (``"draw"``, ``"take_last_discard"``, ``"rupere"``,
+    ``"take_atu"``), or None before the take."""
+    obligation: TakeObligation | None = None
+    """For a take from the row or of the atu (RUPE-01, ATU-06)."""
+    new_melds: tuple[int, ...] = ()
+    """Indexes of the melds created in this turn."""
+    laid_off: tuple[int, ...] = ()
+    """Ids laid off in this turn (swaps excluded)."""
+    swapped_jokers: tuple[int, ...] = ()
+    """Jokers taken off the table in this turn (JOLY-04)."""
+    placed: tuple[int, ...] = ()
+    """Every rack tile put on the table in this turn (melds, lay-offs, swaps)."""
+    steps: int = 0
+    """In-turn steps applied so far."""
+
+    @property
+    def opening(self) -> bool:
+        """This turn is the seat's first etalare (it has melded and had not opened)."""
+        return bool(self.new_melds) and not self.opened_before
+
+
+class Obligation(enum.StrEnum):
+    """A constraint the pending turn must still meet before it can end."""
+
+    TAKE = "take"
+    """Take a tile (TURN-02)."""
+    MELD_TAKEN_TILE = "meld_taken_tile"
+    """Put the taken row tile or atu into a new meld (RUPE-01, ATU-06)."""
+    CLOSE = "close"
+    """Close in this turn (ATU-06; a pe-tablă declarer who melded, CLOSE-06)."""
+    OPENING = "opening"
+    """The new melds must make a valid first etalare (OPEN-02/03)."""
+    MELD_SWAPPED_JOKER = "meld_swapped_joker"
+    """Put the swapped joker into a new meld (JOLY-04, ``same_turn_new_meld``)."""
+
+
+@attrs.frozen
+class RoundEnd:
+    """How the round ended."""
+
+    reason: EndReason
+    closer: int | None = None
+    closing_tile: int | None = None
+    pe_tabla: bool = False
+
+
+@attrs.frozen
+class GameState:
+    """The whole state of one round.  Compare states with ``==``; serialise with
+    :func:`remi_rules.serde.dump_game`."""
+
+    rules: Ruleset
+    players: int
+    dealer: int
+    starter: int
+    phase: Phase
+    current: int
+    """The seat whose turn it is."""
+    turn: int
+    """The round's turn number, from 1."""
+    seats: tuple[SeatState, ...]
+    stock: tuple[int, ...]
+    """Face down, top (next to draw) first."""
+    row: tuple[int, ...]
+    """The discard row, oldest first (TURN-09)."""
+    row_dead_first: bool
+    """``row[0]`` is the starter's dead first discard (TURN-01); false after an online
+    reshuffle took it into the stock."""
+    atu: int
+    """The physical id of the tile turned up after the deal (DEAL-03)."""
+    atu_face_up: bool
+    """The atu still lies face up (not taken, ATU-06)."""
+    table: Table
+    pending: TurnState | None
+    """The current turn; None once the round is over."""
+    announce_window: int | None = None
+    """The seat that ended the last turn with few tiles and may still announce (ANNOUNCE-02)."""
+    preplay: bool = True
+    """Doubles may be exchanged and the deal voided (DEAL-06 step 2): until the
+    starter's first discard."""
+    exchanged: tuple[int, ...] = ()
+    """Values already exchanged as doubles, as ``id // 2`` (each double at most once, OQ-30)."""
+    end: RoundEnd | None = None
+
+    @property
+    def current_player(self) -> int:
+        return self.current
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def rack(self, seat: int) -> tuple[int, ...]:
+        return self.seats[seat].rack
+
+    def obligations(self) -> tuple[Obligation, ...]:
+        """What the pending turn must still do before it may end, as far as the
+        engine can tell without searching (an opening also needs its 45)."""
+        turn = self.pending
+        if turn is None:
+            return ()
+        out: list[Obligation] = []
+        starter_first = turn.number == 1
+        if turn.took is None and not starter_first:
+            out.append(Obligation.TAKE)
+        ob = turn.obligation
+        if ob is not None:
+            placed = {i for m in turn.new_melds for i in self.table.melds[m].ids}
+            if ob.picked not in placed:
+                out.append(Obligation.MELD_TAKEN_TILE)
+            if ob.must_close:
+                out.append(Obligation.CLOSE)
+        seat = self.seats[turn.seat]
+        if (
+            turn.new_melds
+            and seat.declared_pe_tabla
+            and self.rules.pe_tabla_enabled
+            and Obligation.CLOSE not in out
+        ):
+            out.append(Obligation.CLOSE)
+        if turn.opening:
+            out.append(Obligation.OPENING)
+        if turn.swapped_jokers and self.rules.swapped_joker_use.value == "same_turn_new_meld":
+            placed = {i for m in turn.new_melds for i in self.table.melds[m].ids}
+            if any(j not in placed for j in turn.swapped_jokers):
+                out.append(Obligation.MELD_SWAPPED_JOKER)
+        return tuple(out)
+
+
+def _places(state: GameState) -> Iterator[tuple[str, tuple[int, ...]]]:
+    for s, seat in enumerate(state.seats):
+        yield f"seats[{s}].rack", seat.rack
+    yield "stock", state.stock
+    yield "row", state.row
+    for m, meld in enumerate(state.table.melds):
+        yield f"table.melds[{m}].ids", meld.ids
+    if state.atu_face_up:
+        yield "atu", (state.atu,)
+
+
+def tile_census(state: GameState) -> str | None:
+    """``None`` if each of the 106 physical tiles is in exactly one place (a rack, the
+    stock, the row, a meld, or face up as the atu); else what is wrong."""
+    seen: Counter[int] = Counter()
+    where: dict[int, str] = {}
+    for place, ids in _places(state):
+        for i in ids:
+            if type(i) is not int or not 0 <= i <= JOKER_IDS[1]:
+                return f"{place} holds {i!r}, which is not a tile id"
+            seen[i] += 1
+            if seen[i] > 1:
+                return f"tile {i} is both in {where[i]} and in {place}"
+            where[i] = place
+    if len(seen) != 106:
+        missing = sorted(set(range(106)) - set(seen))
+        return f"{len(missing)} tile(s) are nowhere: {missing[:10]}"
+    return None

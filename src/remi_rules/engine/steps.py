@@ -1,0 +1,302 @@
+"""Steps: the frozen values a player (or the table) submits to the engine.
+
+A turn is a sequence of steps (TURN-02): one take (:class:`Draw`,
+:class:`TakeLastDiscard`, :class:`Rupere`, :class:`TakeAtu`), any number of
+:class:`MeldTiles`, :class:`LayOff` and :class:`SwapJoker`, then :class:`Discard` or
+:class:`Close`.  The announcements and the pre-play steps (:class:`AnnounceFewTiles`,
+:class:`AnnounceAtu`, :class:`DeclarePeTabla`, :class:`ExchangeDoubles`,
+:class:`DemandRedeal`) name the seat that makes them, because they are not tied to the
+seat whose turn it is.  :class:`Undo` takes back the last step of the pending turn.
+
+Tiles are physical ids (0–105, see :func:`remi_rules.tile_of`), so a log says exactly
+which tile moved.  Every step has a ``kind`` (its tag in JSON) and ``str(step)``
+writes it in tile notation.
+
+>>> from remi_rules.engine.steps import MeldTiles, Discard
+>>> str(MeldTiles((40, 48, 56))), Discard(0).kind
+('meld 6R 7R 8R', 'discard')
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from ..lipire import End
+from ..tiles import tile_of
+
+__all__ = [
+    "STEP_TYPES",
+    "AnnounceAtu",
+    "AnnounceFewTiles",
+    "Close",
+    "DeclarePeTabla",
+    "DemandRedeal",
+    "Discard",
+    "Draw",
+    "ExchangeDoubles",
+    "LayOff",
+    "MeldTiles",
+    "Rupere",
+    "Step",
+    "SwapJoker",
+    "TakeAtu",
+    "TakeLastDiscard",
+    "Undo",
+]
+
+
+def _int(_inst: object, attribute: attrs.Attribute[int], value: object) -> None:
+    if type(value) is not int:
+        raise TypeError(f"{attribute.name} must be an int, not {type(value).__name__}")
+
+
+def _ids(value: object) -> tuple[int, ...]:
+    if isinstance(value, str | bytes) or not hasattr(value, "__iter__"):
+        raise TypeError(f"tiles must be a sequence of tile ids, not {type(value).__name__}")
+    out = tuple(value)
+    for i in out:
+        if type(i) is not int:
+            raise TypeError(f"a tile id must be an int, not {type(i).__name__}")
+    return out
+
+
+def _t(tile_id: int) -> str:
+    try:
+        return str(tile_of(tile_id))
+    except ValueError:
+        return f"#{tile_id}"
+
+
+class _Step:
+    kind: ClassVar[str]
+    in_turn: ClassVar[bool] = True
+    """Made by the seat whose turn it is (False: the step names its ``seat``)."""
+
+
+@attrs.frozen
+class Draw(_Step):
+    """Take the top tile of the stock (TURN-03 a)."""
+
+    kind: ClassVar[str] = "draw"
+
+    def __str__(self) -> str:
+        return "draw"
+
+
+@attrs.frozen
+class TakeLastDiscard(_Step):
+    """Take the last discard of the row; it must go into a new meld this turn (RUPE-01)."""
+
+    kind: ClassVar[str] = "take_last_discard"
+
+    def __str__(self) -> str:
+        return "take last discard"
+
+
+@attrs.frozen
+class Rupere(_Step):
+    """Break the row at an older tile, ``index`` (0-based, oldest first), taking it and
+    every later discard (RUPE-03).  The last discard is :class:`TakeLastDiscard`."""
+
+    kind: ClassVar[str] = "rupere"
+    index: int = attrs.field(validator=_int)
+
+    def __str__(self) -> str:
+        return f"rupere at {self.index}"
+
+
+@attrs.frozen
+class TakeAtu(_Step):
+    """Take the face-up atu (ATU-06): only to meld it and close in this turn."""
+
+    kind: ClassVar[str] = "take_atu"
+
+    def __str__(self) -> str:
+        return "take atu"
+
+
+@attrs.frozen
+class MeldTiles(_Step):
+    """Put a new meld on the table: rack tiles ``tiles`` in laid order (a run
+    ascending; where a joker sits fixes what it stands for, MELD-06)."""
+
+    kind: ClassVar[str] = "meld"
+    tiles: tuple[int, ...] = attrs.field(converter=_ids)
+
+    def __str__(self) -> str:
+        return "meld " + " ".join(_t(i) for i in self.tiles)
+
+
+@attrs.frozen
+class LayOff(_Step):
+    """Lay rack tile ``tile`` onto meld ``meld`` (its index on the table) at ``end``
+    (LIPI-01/02); ``end`` may be omitted where only one end fits."""
+
+    kind: ClassVar[str] = "lay_off"
+    tile: int = attrs.field(validator=_int)
+    meld: int = attrs.field(validator=_int)
+    end: End | None = attrs.field(
+        default=None, validator=attrs.validators.optional(attrs.validators.instance_of(End))
+    )
+
+    def __str__(self) -> str:
+        end = f" ({self.end.value})" if self.end is not None else ""
+        return f"lay off {_t(self.tile)} on meld {self.meld}{end}"
+
+
+@attrs.frozen
+class SwapJoker(_Step):
+    """Put rack tile ``tile`` in the place of joker ``joker`` in meld ``meld`` and take
+    the joker (JOLY-01)."""
+
+    kind: ClassVar[str] = "swap_joker"
+    tile: int = attrs.field(validator=_int)
+    meld: int = attrs.field(validator=_int)
+    joker: int = attrs.field(validator=_int)
+
+    def __str__(self) -> str:
+        return f"swap {_t(self.tile)} for joker {self.joker} in meld {self.meld}"
+
+
+@attrs.frozen
+class Discard(_Step):
+    """End the turn by putting rack tile ``tile`` at the end of the row (TURN-06); in
+    ``discard`` closing mode, discarding the last tile closes (CLOSE-01)."""
+
+    kind: ClassVar[str] = "discard"
+    tile: int = attrs.field(validator=_int)
+
+    def __str__(self) -> str:
+        return f"discard {_t(self.tile)}"
+
+
+@attrs.frozen
+class Close(_Step):
+    """Close the round with ``tile``, the last tile on the rack: discarded in
+    ``discard`` mode (CLOSE-01), kept in ``keep`` mode (CLOSE-02)."""
+
+    kind: ClassVar[str] = "close"
+    tile: int = attrs.field(validator=_int)
+
+    def __str__(self) -> str:
+        return f"close with {_t(self.tile)}"
+
+
+@attrs.frozen
+class AnnounceFewTiles(_Step):
+    """Seat ``seat`` announces that he holds few tiles (ANNOUNCE-01/02)."""
+
+    kind: ClassVar[str] = "announce_few_tiles"
+    in_turn: ClassVar[bool] = False
+    seat: int = attrs.field(validator=_int)
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} announces few tiles"
+
+
+@attrs.frozen
+class AnnounceAtu(_Step):
+    """Seat ``seat`` announces that he holds the atu's twin (ATU-02, ATU-03)."""
+
+    kind: ClassVar[str] = "announce_atu"
+    in_turn: ClassVar[bool] = False
+    seat: int = attrs.field(validator=_int)
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} announces the atu"
+
+
+@attrs.frozen
+class DeclarePeTabla(_Step):
+    """Seat ``seat`` declares that he plays pe tablă (CLOSE-06)."""
+
+    kind: ClassVar[str] = "declare_pe_tabla"
+    in_turn: ClassVar[bool] = False
+    seat: int = attrs.field(validator=_int)
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} declares pe tablă"
+
+
+@attrs.frozen
+class ExchangeDoubles(_Step):
+    """Seats ``seat`` and ``other`` exchange doubles blind (DUBLE-03/04): ``tile`` is a
+    tile of ``seat``'s double, ``other_tile`` one of ``other``'s.  Under the
+    ``one_tile`` unit these two tiles change racks; under ``pair`` both copies do."""
+
+    kind: ClassVar[str] = "exchange_doubles"
+    in_turn: ClassVar[bool] = False
+    seat: int = attrs.field(validator=_int)
+    other: int = attrs.field(validator=_int)
+    tile: int = attrs.field(validator=_int)
+    other_tile: int = attrs.field(validator=_int)
+
+    def __str__(self) -> str:
+        return (
+            f"seat {self.seat} gives {_t(self.tile)} to seat {self.other} for {_t(self.other_tile)}"
+        )
+
+
+@attrs.frozen
+class DemandRedeal(_Step):
+    """Seat ``seat`` voids the deal with enough doubles (DUBLE-05): reshuffle, deal again."""
+
+    kind: ClassVar[str] = "demand_redeal"
+    in_turn: ClassVar[bool] = False
+    seat: int = attrs.field(validator=_int)
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} voids the deal"
+
+
+@attrs.frozen
+class Undo(_Step):
+    """Take back the last step of the pending turn."""
+
+    kind: ClassVar[str] = "undo"
+
+    def __str__(self) -> str:
+        return "undo"
+
+
+Step = (
+    Draw
+    | TakeLastDiscard
+    | Rupere
+    | TakeAtu
+    | MeldTiles
+    | LayOff
+    | SwapJoker
+    | Discard
+    | Close
+    | AnnounceFewTiles
+    | AnnounceAtu
+    | DeclarePeTabla
+    | ExchangeDoubles
+    | DemandRedeal
+    | Undo
+)
+"""Any step."""
+
+STEP_TYPES: tuple[type[_Step], ...] = (
+    Draw,
+    TakeLastDiscard,
+    Rupere,
+    TakeAtu,
+    MeldTiles,
+    LayOff,
+    SwapJoker,
+    Discard,
+    Close,
+    AnnounceFewTiles,
+    AnnounceAtu,
+    DeclarePeTabla,
+    ExchangeDoubles,
+    DemandRedeal,
+    Undo,
+)
+"""Every step class; ``{cls.kind: cls for cls in STEP_TYPES}`` maps JSON tags to classes."""
+
+TAKES: tuple[type[_Step], ...] = (Draw, TakeLastDiscard, Rupere, TakeAtu)

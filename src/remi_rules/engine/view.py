@@ -1,0 +1,296 @@
+"""What one seat may see: :class:`PlayerView` (DESIGN.md: per-player views).
+
+A view holds the seat's own rack and everything public (the table, the row, the face-up
+atu, rack sizes, the stock as a count, announcements, the public part of the pending
+turn), and nothing that depends on hidden tiles: two states that differ only in other
+racks or the stock order give equal views.  :meth:`PlayerView.unseen` counts the tile
+values the seat cannot see; :meth:`PlayerView.sample_state` deals them at random into a
+full :class:`~remi_rules.engine.state.GameState` consistent with the view, for bots
+that search.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import attrs
+
+from ..ruleset import Ruleset
+from ..rupere import TakeObligation
+from ..table import Table
+from ..tiles import Tile
+from .state import GameState, Phase, RoundEnd, SeatState, TurnState
+from .steps import Step
+
+__all__ = ["PlayerView", "PublicSeat", "PublicTurn"]
+
+
+@attrs.frozen
+class PublicSeat:
+    """What everybody knows about a seat."""
+
+    rack_size: int
+    opened: bool
+    turns: int
+    has_taken: bool
+    announced_few: bool
+    missed_announcement: bool
+    announced_atu: bool
+    declared_pe_tabla: bool
+
+
+@attrs.frozen
+class PublicTurn:
+    """The public part of the pending turn: what was taken from the row or the atu
+    (face up, so public), what was put on the table; not the rack."""
+
+    seat: int
+    number: int
+    opened_before: bool
+    took: str | None
+    taken: tuple[int, ...]
+    """Tiles taken face up (from the row, or the atu), the one to meld first; empty for a draw."""
+    new_melds: tuple[int, ...]
+    laid_off: tuple[int, ...]
+    swapped_jokers: tuple[int, ...]
+    placed: tuple[int, ...]
+    steps: int
+
+
+def _public_turn(turn: TurnState) -> PublicTurn:
+    ob = turn.obligation
+    taken = (ob.picked, *ob.also_taken) if ob is not None else ()
+    return PublicTurn(
+        seat=turn.seat,
+        number=turn.number,
+        opened_before=turn.opened_before,
+        took=turn.took,
+        taken=taken,
+        new_melds=turn.new_melds,
+        laid_off=turn.laid_off,
+        swapped_jokers=turn.swapped_jokers,
+        placed=turn.placed,
+        steps=turn.steps,
+    )
+
+
+@attrs.frozen
+class PlayerView:
+    """The round as seat ``seat`` sees it."""
+
+    seat: int
+    rules: Ruleset
+    players: int
+    dealer: int
+    starter: int
+    phase: Phase
+    current: int
+    turn: int
+    rack: tuple[int, ...]
+    seats: tuple[PublicSeat, ...]
+    stock_count: int
+    row: tuple[int, ...]
+    row_dead_first: bool
+    atu: int
+    atu_face_up: bool
+    table: Table
+    pending: PublicTurn | None
+    own_turn: TurnState | None
+    """The full pending turn when it is this seat's own (its rack is his to know)."""
+    announce_window: int | None
+    preplay: bool
+    own_exchanged: tuple[int, ...]
+    """Values (``id // 2``) this seat gave or received in a doubles exchange."""
+    end: RoundEnd | None
+
+    @classmethod
+    def of(cls, state: GameState, seat: int) -> PlayerView:
+        if type(seat) is not int or not 0 <= seat < state.players:
+            raise ValueError(f"there is no seat {seat!r} at this table")
+        mine = state.seats[seat]
+        own_values = {i // 2 for i in mine.rack}
+        turn = state.pending
+        return cls(
+            seat=seat,
+            rules=state.rules,
+            players=state.players,
+            dealer=state.dealer,
+            starter=state.starter,
+            phase=state.phase,
+            current=state.current,
+            turn=state.turn,
+            rack=mine.rack,
+            seats=tuple(
+                PublicSeat(
+                    rack_size=len(s.rack),
+                    opened=s.opened,
+                    turns=s.turns,
+                    has_taken=s.has_taken,
+                    announced_few=s.announced_few,
+                    missed_announcement=s.missed_announcement,
+                    announced_atu=s.announced_atu,
+                    declared_pe_tabla=s.declared_pe_tabla,
+                )
+                for s in state.seats
+            ),
+            stock_count=len(state.stock),
+            row=state.row,
+            row_dead_first=state.row_dead_first,
+            atu=state.atu,
+            atu_face_up=state.atu_face_up,
+            table=state.table,
+            pending=_public_turn(turn) if turn is not None else None,
+            own_turn=turn if turn is not None and turn.seat == seat else None,
+            announce_window=state.announce_window,
+            preplay=state.preplay,
+            own_exchanged=tuple(v for v in state.exchanged if v in own_values),
+            end=state.end,
+        )
+
+    def legal_steps(self) -> tuple[Step, ...]:
+        """This seat's legal steps now, computed from the view alone: its own
+        in-turn steps when it is to move, and its announcements and declarations.
+        (A doubles exchange needs the other player's rack and is left to the
+        frontend; :class:`~remi_rules.engine.steps.Undo` needs the game's history.)"""
+        from .legal import legal_steps
+        from .steps import ExchangeDoubles
+
+        state = self.sample_state(random.Random(0))
+        out: list[Step] = []
+        for step in legal_steps(state):
+            if step.in_turn:
+                if self.current == self.seat:
+                    out.append(step)
+            elif getattr(step, "seat", None) == self.seat and not isinstance(step, ExchangeDoubles):
+                out.append(step)
+        return tuple(out)
+
+    # -- what the seat cannot see ----------------------------------------------------------
+
+    def visible_ids(self) -> frozenset[int]:
+        """Every physical tile whose place this seat can see."""
+        ids = set(self.rack) | set(self.row) | set(self.table.ids())
+        if self.atu_face_up:
+            ids.add(self.atu)
+        if self.pending is not None and self.pending.seat != self.seat:
+            ids |= self._known_in_other_rack()
+        return frozenset(ids)
+
+    def _known_in_other_rack(self) -> set[int]:
+        """Tiles the player to move took face up this turn and still holds."""
+        turn = self.pending
+        assert turn is not None
+        on_table = self.table.ids()
+        return {i for i in (*turn.taken, *turn.swapped_jokers) if i not in on_table}
+
+    def hidden_ids(self) -> tuple[int, ...]:
+        """The physical ids this seat cannot locate (other racks and the stock)."""
+        seen = self.visible_ids()
+        return tuple(i for i in range(106) if i not in seen)
+
+    def unseen(self) -> Counter[Tile]:
+        """How many of each tile value this seat cannot see (in other racks or the
+        stock); a joker întors counts as its fixed identity (it is public)."""
+        return Counter(self.table.tile(i) for i in self.hidden_ids())
+
+    def sample_state(self, rng: random.Random) -> GameState:
+        """A full state consistent with this view: the hidden tiles dealt at random
+        into the other racks (their sizes kept) and the stock."""
+        hidden = list(self.hidden_ids())
+        rng.shuffle(hidden)
+        seats: list[SeatState] = []
+        at = 0
+        known = (
+            self._known_in_other_rack()
+            if self.pending and self.pending.seat != self.seat
+            else set()
+        )
+        for s, pub in enumerate(self.seats):
+            if s == self.seat:
+                rack = self.rack
+            else:
+                fixed = (
+                    tuple(sorted(known))
+                    if self.pending is not None and self.pending.seat == s
+                    else ()
+                )
+                size = pub.rack_size - len(fixed)
+                rack = (*hidden[at : at + size], *fixed)
+                at += size
+            seats.append(
+                SeatState(
+                    rack=rack,
+                    opened=pub.opened,
+                    turns=pub.turns,
+                    has_taken=pub.has_taken,
+                    announced_few=pub.announced_few,
+                    missed_announcement=pub.missed_announcement,
+                    announced_atu=pub.announced_atu,
+                    declared_pe_tabla=pub.declared_pe_tabla,
+                )
+            )
+        stock = tuple(hidden[at:])
+        pending: TurnState | None = None
+        if self.own_turn is not None:
+            pending = self.own_turn
+        elif self.pending is not None:
+            pending = self._sampled_turn(seats[self.pending.seat].rack)
+        return GameState(
+            rules=self.rules,
+            players=self.players,
+            dealer=self.dealer,
+            starter=self.starter,
+            phase=self.phase,
+            current=self.current,
+            turn=self.turn,
+            seats=tuple(seats),
+            stock=stock,
+            row=self.row,
+            row_dead_first=self.row_dead_first,
+            atu=self.atu,
+            atu_face_up=self.atu_face_up,
+            table=self.table,
+            pending=pending,
+            announce_window=self.announce_window,
+            preplay=self.preplay,
+            exchanged=self.own_exchanged,
+            end=self.end,
+        )
+
+    def _sampled_turn(self, rack: tuple[int, ...]) -> TurnState:
+        """Another seat's pending turn rebuilt around its sampled rack: the rack before
+        the take is the rack now, less what was taken and swapped in, plus what was
+        put on the table."""
+        turn = self.pending
+        assert turn is not None
+        acquired = set(turn.taken) | set(turn.swapped_jokers)
+        before_take = (*(i for i in rack if i not in acquired), *turn.placed)
+        before_take = tuple(i for i in before_take if i not in set(turn.taken))
+        obligation = None
+        if turn.taken:
+            from ..rupere import TakeSource
+
+            source = (
+                TakeSource.ATU
+                if turn.took == "take_atu"
+                else TakeSource.LAST_DISCARD
+                if turn.took == "take_last_discard"
+                else TakeSource.OLDER
+            )
+            obligation = TakeObligation(source, turn.taken[0], before_take, turn.taken[1:])
+        drawn = 1 if turn.took == "draw" else 0
+        at_start = before_take[: len(before_take) - drawn] if drawn else before_take
+        return TurnState(
+            seat=turn.seat,
+            number=turn.number,
+            rack_at_start=at_start,
+            opened_before=turn.opened_before,
+            took=turn.took,
+            obligation=obligation,
+            new_melds=turn.new_melds,
+            laid_off=turn.laid_off,
+            swapped_jokers=turn.swapped_jokers,
+            placed=turn.placed,
+            steps=turn.steps,
+        )
