@@ -19,8 +19,19 @@ def run(*argv: str) -> tuple[int, str]:
     return code, out.getvalue()
 
 
-def test_demo_prints_every_preset() -> None:
-    code, text = run("demo")
+@pytest.mark.parametrize("variant", ["clasic", "online", "rummy45"])
+def test_demo_plays_a_round_to_its_score(variant: str) -> None:
+    code, text = run("demo", "--variant", variant, "--seed", "3", "--players", "3")
+    assert code == 0
+    assert text.startswith("Remi etalat, 3 players, seed 3")
+    assert "round over: " in text
+    assert text.count("\n  seat ") == 3  # one score line per seat
+    assert "winner(s): seat " in text
+    assert run("demo", "--variant", variant, "--seed", "3", "--players", "3")[1] == text
+
+
+def test_demo_melds_prints_every_preset() -> None:
+    code, text = run("demo", "--melds")
     assert code == 0
     for name in variants.names():
         assert f"== {name}" in text

@@ -3,9 +3,9 @@
 Commands:
 
 ``demo``
-    Validate and print a few melds under each preset: kind, points, what each
-    joker stands for, or why the meld is refused.  (A later release turns this
-    into a demo game between bots.)
+    Play one seeded round under a preset between simple built-in players and print
+    it turn by turn, then the table and the score breakdown (``--melds``: instead,
+    validate and print a few melds under each preset).
 ``check MELD [MELD ...]``
     Validate melds written in tile notation (``"11R 12R 13R 1R"``) under a preset
     or a house-rules file.
@@ -80,6 +80,16 @@ def _load_rules(args: argparse.Namespace) -> Ruleset:
 
 
 def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
+    if not args.melds:
+        from .demo import play_demo
+
+        return play_demo(
+            variants.get(args.variant or "clasic"),
+            players=args.players,
+            seed=args.seed,
+            lang=args.lang,
+            out=out,
+        )
     names = variants.names() if args.variant is None else (args.variant,)
     for name in names:
         rules = variants.get(name)
@@ -130,8 +140,13 @@ def _parser() -> argparse.ArgumentParser:
         prog="remi-rules", description="Rules engine for Remi etalat (Rummy 45)."
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser("demo", help="validate and print a few melds under each preset")
+    demo = sub.add_parser("demo", help="play a seeded demo round (or --melds)")
     demo.add_argument("--variant", choices=variants.names(), default=None)
+    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    demo.add_argument(
+        "--melds", action="store_true", help="validate a few melds under each preset instead"
+    )
     demo.add_argument("--lang", choices=("ro", "en"), default="en")
     check = sub.add_parser("check", help="validate melds written in tile notation")
     check.add_argument("melds", nargs="+", metavar="MELD", help='e.g. "11R 12R 13R 1R"')

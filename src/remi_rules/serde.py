@@ -25,6 +25,18 @@ House-rules files
 (50, {'base': 'clasic', 'overrides': {'closing_bonus': 50}})
 >>> ruleset_from_dict(ruleset_to_dict(rules)) == rules
 True
+
+Games, records and views (see docs/saving.md)
+    :func:`dump_game` / :func:`load_game` (and the JSON-text forms :func:`dumps_game` /
+    :func:`loads_game`): the whole state of a round, its rules with their fingerprint,
+    the players' names and the round's record, so that a loaded game goes on and can
+    still be recorded.  :func:`dump_record` / :func:`load_record` (:func:`dumps_record`
+    / :func:`loads_record`): a :class:`~remi_rules.engine.GameRecord` (deal, steps,
+    chance outcomes).  :func:`dump_view`: what one seat may see.  Loading is strict:
+    anything wrong raises :class:`~remi_rules.errors.InvalidStateError` with a
+    :class:`~remi_rules.errors.StateErrorCode` and ``details["path"]`` naming the field
+    (``state.seats[2].rack[5]``; the document itself is ``$``).  The JSON Schemas of the
+    formats are :func:`game_schema` and :func:`record_schema` (docs/schema/).
 """
 
 from __future__ import annotations
@@ -32,9 +44,12 @@ from __future__ import annotations
 import enum
 import json
 import os
+import random
+import re
+import sys
 import tomllib
-from collections.abc import Mapping
-from typing import Any, Final, Literal
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final, Literal, NoReturn
 
 import attrs
 import cattrs
@@ -42,18 +57,81 @@ from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
 from cattrs.gen import make_dict_structure_fn
 
 from . import variants
-from .errors import InvalidRulesetError, RulesetErrorCode, RulesetTypeError
-from .ruleset import ClosingAtuTwinEffect, Ruleset
+from .engine import (
+    STEP_TYPES,
+    AnnounceAtu,
+    AnnounceFewTiles,
+    Automation,
+    DeclarePeTabla,
+    EndReason,
+    ExchangeDoubles,
+    Game,
+    GameRecord,
+    GameState,
+    LayOff,
+    MeldTiles,
+    Phase,
+    PlayerView,
+    RoundEnd,
+    Rupere,
+    SeatState,
+    Step,
+    SwapJoker,
+    TakeAtu,
+    TakeLastDiscard,
+    TurnState,
+    Undo,
+    tile_census,
+)
+from .engine.transition import RandomChance
+from .errors import (
+    IllegalStepError,
+    InvalidMeldError,
+    InvalidRulesetError,
+    InvalidStateError,
+    RulesetErrorCode,
+    RulesetTypeError,
+    StateErrorCode,
+)
+from .lipire import End
+from .melds import analyze_meld
+from .ruleset import (
+    ClosingAtuTwinEffect,
+    ClosingEffect,
+    ClosingTileMode,
+    Ruleset,
+    SwappedJokerMode,
+    SwapReplacementCredit,
+    knobs,
+)
+from .rupere import TakeObligation, TakeSource
+from .table import JokerHistory, Table, TableMeld, tile_value_of
+from .tiles import JOKER_IDS, Tile
 
 __all__ = [
     "FORMAT_VERSION",
+    "MAX_DEPTH",
+    "SCHEMAS",
+    "dump_game",
+    "dump_record",
+    "dump_view",
+    "dumps_game",
     "dumps_house_rules",
+    "dumps_record",
+    "game_schema",
     "house_rules_from_dict",
     "house_rules_to_dict",
+    "load_game",
     "load_house_rules",
+    "load_record",
+    "loads_game",
     "loads_house_rules",
+    "loads_record",
+    "record_schema",
+    "render_schemas",
     "ruleset_from_dict",
     "ruleset_to_dict",
+    "write_schemas",
 ]
 
 FORMAT_VERSION: Final = 1
@@ -324,3 +402,1413 @@ def dumps_house_rules(rules: Ruleset, base: str = "clasic", format: HouseFormat 
         lines += [f"{k} = {_toml_value(v)}" for k, v in data["overrides"].items()]
         return "\n".join(lines) + "\n"
     raise ValueError(f"unknown format {format!r}; use 'json' or 'toml'")
+
+
+# == saved games, records and views ========================================================
+#
+# One small spec per saved value (``_Obj`` and friends below) drives the three things
+# done with it: writing it (``dump``), reading it back strictly with the path of every
+# refusal (``read``) and describing it as JSON Schema (``schema``), so the three cannot
+# drift apart.  Reading checks types, ranges and keys; the meaning of the whole (the
+# census of the 106 tiles, a possible phase, the record replaying to the state) is
+# checked after, in ``_check_state`` and ``_replay``.
+
+MAX_DEPTH: Final = 32
+"""The deepest nesting of objects and arrays a saved document may have (real ones use 6)."""
+
+_ID_HI: Final = 105
+_COUNT_HI: Final = 1_000_000
+_BIG_DIGITS: Final = 100
+_SHOW_HI: Final = 10**15
+_TAKE_KINDS: Final = ("draw", "take_last_discard", "rupere", "take_atu")
+_SOURCE_OF_TAKE: Final = {
+    "take_last_discard": TakeSource.LAST_DISCARD,
+    "rupere": TakeSource.OLDER,
+    "take_atu": TakeSource.ATU,
+}
+_LAYOFF_ENDS: Final = (End.LOW, End.HIGH, End.SET)
+S: Final = StateErrorCode
+
+
+class _HugeInt:
+    """An integer literal of more than ``_BIG_DIGITS`` digits in JSON text: kept as its
+    digit count only (converting it would be slow, and Python caps it anyway)."""
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+def _fail(code: StateErrorCode, path: str, **details: object) -> NoReturn:
+    raise InvalidStateError(code, path=path or "$", **details)
+
+
+def _child(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    if type(value) is bool:
+        return "boolean"
+    if type(value) is int or isinstance(value, _HugeInt):
+        return "integer"
+    if type(value) is float:
+        return "number"
+    if type(value) is str:
+        return "string"
+    if type(value) is list:
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return f"a Python {type(value).__name__}"
+
+
+def _show(value: object) -> object:
+    """A value safe to put in an error's details (never a giant int or string)."""
+    if isinstance(value, _HugeInt):
+        return f"<an integer of {value.digits} digits>"
+    if type(value) is int and not -_SHOW_HI < value < _SHOW_HI:
+        return f"<an integer of {value.bit_length()} bits>"
+    if type(value) is str and len(value) > 40:
+        return value[:40] + "…"
+    if type(value) in (int, bool, str) or value is None:
+        return value
+    return _json_type(value)
+
+
+def _wrong_type(path: str, expected: str, value: object) -> NoReturn:
+    _fail(S.WRONG_TYPE, path, expected=expected, got=_json_type(value))
+
+
+def _check_int(value: object, path: str, lo: int, hi: int) -> int:
+    if isinstance(value, _HugeInt):
+        _fail(S.OUT_OF_RANGE, path, value=_show(value), lo=lo, hi=hi)
+    if type(value) is not int:
+        _wrong_type(path, "integer", value)
+    if not lo <= value <= hi:
+        _fail(S.OUT_OF_RANGE, path, value=_show(value), lo=lo, hi=hi)
+    return value
+
+
+class _Ctx:
+    """What reading needs to know from earlier fields: the rules and the player count."""
+
+    def __init__(self, rules: Ruleset | None = None) -> None:
+        self.rules = rules
+        self.players = 4
+
+    @property
+    def ruleset(self) -> Ruleset:
+        assert self.rules is not None
+        return self.rules
+
+
+class _Spec:
+    def read(self, value: object, path: str, ctx: _Ctx) -> Any:
+        raise NotImplementedError
+
+    def dump(self, value: Any) -> Any:
+        return value
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+class _Int(_Spec):
+    def __init__(self, lo: int, hi: int, *, seat: bool = False, what: str = "") -> None:
+        self.lo, self.hi, self.seat, self.what = lo, hi, seat, what
+
+    def read(self, value: object, path: str, ctx: _Ctx) -> int:
+        return _check_int(value, path, self.lo, ctx.players - 1 if self.seat else self.hi)
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "integer", "minimum": self.lo, "maximum": self.hi}
+        if self.what:
+            out["description"] = self.what
+        return out
+
+
+class _Players(_Int):
+    def read(self, value: object, path: str, ctx: _Ctx) -> int:
+        ctx.players = super().read(value, path, ctx)
+        return ctx.players
+
+
+class _Bool(_Spec):
+    def read(self, value: object, path: str, ctx: _Ctx) -> bool:
+        if type(value) is not bool:
+            _wrong_type(path, "boolean", value)
+        return value
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "boolean"}
+
+
+class _Enum(_Spec):
+    def __init__(self, values: Sequence[str], cls: type[enum.StrEnum] | None = None) -> None:
+        self.values, self.cls = tuple(values), cls
+
+    def read(self, value: object, path: str, ctx: _Ctx) -> Any:
+        if type(value) is not str:
+            _wrong_type(path, "string", value)
+        if value not in self.values:
+            _fail(S.BAD_VALUE, path, why=f"{_show(value)!r} is not one of {', '.join(self.values)}")
+        return self.cls(value) if self.cls is not None else value
+
+    def dump(self, value: Any) -> Any:
+        return value.value if isinstance(value, enum.Enum) else value
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "string", "enum": list(self.values)}
+
+
+class _Const(_Spec):
+    def __init__(self, value: str | int) -> None:
+        self.value = value
+
+    def read(self, value: object, path: str, ctx: _Ctx) -> Any:
+        if type(value) is not type(self.value):
+            _wrong_type(path, _json_type(self.value), value)
+        if value != self.value:
+            _fail(S.BAD_VALUE, path, why=f"expected {self.value!r}, got {_show(value)!r}")
+        return value
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        return {"const": self.value}
+
+
+class _Str(_Spec):
+    def __init__(self, pattern: str | None = None) -> None:
+        self.pattern = pattern
+
+    def read(self, value: object, path: str, ctx: _Ctx) -> str:
+        if type(value) is not str:
+            _wrong_type(path, "string", value)
+        if self.pattern is not None and re.fullmatch(self.pattern, value) is None:
+            _fail(S.BAD_VALUE, path, why=f"{_show(value)!r} does not match {self.pattern}")
+        return value
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "string"}
+        if self.pattern is not None:
+            out["pattern"] = f"^{self.pattern}$"
+        return out
+
+
+_TILE_PATTERN: Final = "(1[0-3]|[1-9])[RGAN]"
+
+
+class _TileSpec(_Spec):
+    """A numbered tile in notation (``"8R"``): the fixed identity of a joker întors."""
+
+    def read(self, value: object, path: str, ctx: _Ctx) -> Tile:
+        text = _Str(_TILE_PATTERN).read(value, path, ctx)
+        return Tile.parse(text)
+
+    def dump(self, value: Any) -> Any:
+        return str(value)
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        return _Str(_TILE_PATTERN).schema(defs)
+
+
+class _Opt(_Spec):
+    def __init__(self, inner: _Spec) -> None:
+        self.inner = inner
+
+    def read(self, value: object, path: str, ctx: _Ctx) -> Any:
+        return None if value is None else self.inner.read(value, path, ctx)
+
+    def dump(self, value: Any) -> Any:
+        return None if value is None else self.inner.dump(value)
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        return {"anyOf": [self.inner.schema(defs), {"type": "null"}]}
+
+
+class _List(_Spec):
+    """An array, read as a tuple (or a frozenset, written sorted)."""
+
+    def __init__(
+        self,
+        inner: _Spec,
+        max_items: int,
+        *,
+        min_items: int = 0,
+        unique: bool = False,
+        frozen: bool = False,
+        size_code: StateErrorCode = S.BAD_VALUE,
+        dup_code: StateErrorCode = S.BAD_VALUE,
+    ) -> None:
+        self.inner, self.min_items, self.max_items = inner, min_items, max_items
+        self.unique = unique or frozen
+        self.frozen = frozen
+        self.size_code, self.dup_code = size_code, dup_code
+
+    def read(self, value: object, path: str, ctx: _Ctx) -> Any:
+        if type(value) is not list:
+            _wrong_type(path, "array", value)
+        n = len(value)
+        if not self.min_items <= n <= self.max_items:
+            what = (
+                f"exactly {self.max_items}"
+                if self.min_items == self.max_items
+                else f"{self.min_items} to {self.max_items}"
+            )
+            _fail(self.size_code, path, why=f"it holds {n} items, not {what}")
+        out = [self.inner.read(item, f"{path}[{k}]", ctx) for k, item in enumerate(value)]
+        if self.unique:
+            first: dict[Any, int] = {}
+            for k, item in enumerate(out):
+                if item in first:
+                    _fail(
+                        self.dup_code,
+                        f"{path}[{k}]",
+                        why=f"{_show(item)!r} is also at {path}[{first[item]}]",
+                    )
+                first[item] = k
+        if self.frozen:
+            if out != sorted(out):
+                _fail(S.BAD_VALUE, path, why="the items must be in ascending order")
+            return frozenset(out)
+        return tuple(out)
+
+    def dump(self, value: Any) -> Any:
+        items = sorted(value) if self.frozen else value
+        return [self.inner.dump(v) for v in items]
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "array", "items": self.inner.schema(defs)}
+        if self.min_items:
+            out["minItems"] = self.min_items
+        out["maxItems"] = self.max_items
+        if self.unique:
+            out["uniqueItems"] = True
+        return out
+
+
+class _Obj(_Spec):
+    """An object with exactly the keys ``fields`` (all required), built by ``build``
+    from the values read (a dict of them without ``build``)."""
+
+    def __init__(
+        self,
+        name: str,
+        fields: dict[str, _Spec],
+        build: Callable[..., Any] | None = None,
+        *,
+        doc: str = "",
+    ) -> None:
+        self.name, self.fields, self.build, self.doc = name, fields, build, doc
+
+    def keys_of(self, value: object, path: str) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            _wrong_type(path, "object", value)
+        for key in value:
+            if type(key) is not str:
+                _fail(S.WRONG_TYPE, path, expected="string keys", got=_json_type(key))
+            if key not in self.fields:
+                _fail(S.UNKNOWN_KEY, _child(path, key), key=_show(key))
+        for key in self.fields:
+            if key not in value:
+                _fail(S.MISSING_KEY, _child(path, key), key=key)
+        return value
+
+    def read(self, value: object, path: str, ctx: _Ctx) -> Any:
+        data = self.keys_of(value, path)
+        out = {
+            key: spec.read(data[key], _child(path, key), ctx) for key, spec in self.fields.items()
+        }
+        return self.build(**out) if self.build is not None else out
+
+    def dump(self, value: Any) -> Any:
+        get = value.get if isinstance(value, dict) else lambda key: getattr(value, key)
+        return {key: spec.dump(get(key)) for key, spec in self.fields.items()}
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        if self.name not in defs:
+            defs[self.name] = {}  # reserve the name (recursion guard)
+            body: dict[str, Any] = {"type": "object"}
+            if self.doc:
+                body["description"] = self.doc
+            body["properties"] = {key: spec.schema(defs) for key, spec in self.fields.items()}
+            body["required"] = list(self.fields)
+            body["additionalProperties"] = False
+            defs[self.name] = body
+        return {"$ref": f"#/$defs/{self.name}"}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in attrs.fields(cls))
+
+
+class _Steps(_Spec):
+    """A step: an object tagged by ``kind`` (:data:`~remi_rules.engine.STEP_TYPES`)."""
+
+    def __init__(self) -> None:
+        self.kinds: dict[str, _Obj] = {}
+        for cls in STEP_TYPES:
+            fields: dict[str, _Spec] = {"kind": _Const(cls.kind)}
+            for name in _field_names(cls):
+                fields[name] = _STEP_FIELDS[name]
+            self.kinds[cls.kind] = _Obj(
+                "step_" + cls.kind, fields, doc=(cls.__doc__ or "").split("\n\n")[0]
+            )
+        self.classes = {cls.kind: cls for cls in STEP_TYPES}
+
+    def read(self, value: object, path: str, ctx: _Ctx) -> Step:
+        if not isinstance(value, dict):
+            _wrong_type(path, "object", value)
+        if "kind" not in value:
+            _fail(S.MISSING_KEY, _child(path, "kind"), key="kind")
+        kind = value["kind"]
+        if type(kind) is not str:
+            _wrong_type(_child(path, "kind"), "string", kind)
+        if kind not in self.kinds:
+            _fail(S.BAD_VALUE, _child(path, "kind"), why=f"there is no step {_show(kind)!r}")
+        data = self.kinds[kind].read(value, path, ctx)
+        del data["kind"]
+        step: Step = self.classes[kind](**data)  # type: ignore[assignment]
+        return step
+
+    def dump(self, value: Any) -> Any:
+        data = {name: getattr(value, name) for name in _field_names(type(value))}
+        return self.kinds[value.kind].dump({"kind": value.kind, **data})
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        if "step" not in defs:
+            defs["step"] = {}
+            # if/then on the tag rather than oneOf: validators check one branch fully,
+            # and report that branch's errors.
+            defs["step"] = {
+                "description": "A step, tagged by its kind (STEP_TYPES).",
+                "type": "object",
+                "required": ["kind"],
+                "properties": {"kind": {"enum": list(self.kinds)}},
+                "allOf": [
+                    {
+                        "if": {"properties": {"kind": {"const": kind}}},
+                        "then": obj.schema(defs),
+                    }
+                    for kind, obj in self.kinds.items()
+                ],
+            }
+        return {"$ref": "#/$defs/step"}
+
+
+def _ids(max_items: int = 106, *, unique: bool = True) -> _List:
+    return _List(_ID, max_items, unique=unique, size_code=S.TILE_COUNT, dup_code=S.BAD_VALUE)
+
+
+_ID: Final = _Int(
+    0, _ID_HI, what="a physical tile id (8*(rank-1) + 2*colour + copy; jokers 104, 105)"
+)
+_SEAT: Final = _Int(0, 3, seat=True, what="a seat number (0 to players-1)")
+_COUNT: Final = _Int(0, _COUNT_HI)
+_TURN: Final = _Int(1, _COUNT_HI, what="a round turn number, from 1")
+_BOOL: Final = _Bool()
+_PLACE: Final = _List(_ID, 106, size_code=S.TILE_COUNT)  # duplicates: the census names them
+_MELD_INDEX: Final = _Int(0, _ID_HI, what="the index of a meld on the table")
+
+_STEP_FIELDS: Final[dict[str, _Spec]] = {
+    "index": _Int(0, _ID_HI, what="a position in the discard row, oldest first"),
+    "tiles": _ids(),
+    "tile": _ID,
+    "meld": _MELD_INDEX,
+    "end": _Opt(_Enum([e.value for e in _LAYOFF_ENDS], End)),
+    "joker": _ID,
+    "seat": _SEAT,
+    "other": _SEAT,
+    "other_tile": _ID,
+}
+_STEP: Final = _Steps()
+
+_SEAT_STATE: Final = _Obj(
+    "seat",
+    {
+        "rack": _PLACE,
+        "opened": _BOOL,
+        "turns": _COUNT,
+        "has_taken": _BOOL,
+        "announced_few": _BOOL,
+        "missed_announcement": _BOOL,
+        "announced_atu": _BOOL,
+        "declared_pe_tabla": _BOOL,
+    },
+    SeatState,
+    doc="One seat: its rack (physical ids, in arrival order) and what it has done.",
+)
+_OBLIGATION: Final = _Obj(
+    "take_obligation",
+    {
+        "source": _Enum([s.value for s in TakeSource], TakeSource),
+        "picked": _ID,
+        "rack_before_take": _ids(),
+        "also_taken": _ids(),
+    },
+    TakeObligation,
+    doc="What a take from the row or of the atu obliges the player to do (RUPE-01, ATU-06).",
+)
+_TURN_STATE: Final = _Obj(
+    "turn",
+    {
+        "seat": _SEAT,
+        "number": _TURN,
+        "rack_at_start": _ids(),
+        "opened_before": _BOOL,
+        "took": _Opt(_Enum(_TAKE_KINDS)),
+        "obligation": _Opt(_OBLIGATION),
+        "new_melds": _List(_MELD_INDEX, 106, unique=True),
+        "laid_off": _ids(),
+        "swapped_jokers": _List(_Int(104, 105), 2, unique=True),
+        "placed": _ids(),
+        "steps": _COUNT,
+    },
+    TurnState,
+    doc="The pending turn: what its turn-spanning constraints need.",
+)
+_ROUND_END: Final = _Obj(
+    "round_end",
+    {
+        "reason": _Enum([r.value for r in EndReason], EndReason),
+        "closer": _Opt(_SEAT),
+        "closing_tile": _Opt(_ID),
+        "pe_tabla": _BOOL,
+    },
+    RoundEnd,
+    doc="How the round ended.",
+)
+_JOKER_HISTORY: Final = _Obj(
+    "joker_history",
+    {
+        "swaps": _Int(0, attrs.fields(Ruleset).joker_swap_limit.metadata["hi"]),
+        "fixed_as": _Opt(_TileSpec()),
+    },
+    JokerHistory,
+    doc="The history of one physical joker (JOLY-02, JOLY-05): ids 104 then 105.",
+)
+_TABLE_MELD: Final = _Obj(
+    "table_meld",
+    {
+        "owner": _SEAT,
+        "ids": _ids(),
+        "credited": _List(_SEAT, 106),
+        "placed_by": _List(_SEAT, 106),
+        "replacements": _List(_ID, 106, frozen=True),
+    },
+    doc=(
+        "One meld on the table: its tiles in table order (a run ascending, a set in "
+        "canonical order); the meld itself is derived from them when loading."
+    ),
+)
+
+
+def _build_table(melds: tuple[dict[str, Any], ...], jokers: tuple[JokerHistory, ...]) -> Any:
+    return {"melds": melds, "jokers": jokers}  # checked and built by _table()
+
+
+_TABLE: Final = _Obj(
+    "table",
+    {
+        "melds": _List(_TABLE_MELD, 106),
+        "jokers": _List(_JOKER_HISTORY, 2, min_items=2),
+    },
+    _build_table,
+    doc="The melds on the table in the order they were laid, and the two jokers' histories.",
+)
+_STATE: Final = _Obj(
+    "state",
+    {
+        "players": _Players(2, 4),
+        "dealer": _SEAT,
+        "starter": _SEAT,
+        "phase": _Enum([p.value for p in Phase], Phase),
+        "current": _SEAT,
+        "turn": _TURN,
+        "seats": _List(_SEAT_STATE, 4, min_items=2),
+        "stock": _PLACE,
+        "row": _PLACE,
+        "row_dead_first": _BOOL,
+        "atu": _ID,
+        "atu_face_up": _BOOL,
+        "table": _TABLE,
+        "pending": _Opt(_TURN_STATE),
+        "announce_window": _Opt(_SEAT),
+        "preplay": _BOOL,
+        "exchanged": _List(_Int(0, 51), 52, unique=True),
+        "end": _Opt(_ROUND_END),
+    },
+    doc="The whole state of one round (GameState, without its rules).",
+)
+_RECORD_BODY: Final = {
+    "players": _Players(2, 4),
+    "dealer": _SEAT,
+    "starter": _SEAT,
+    "deal": _List(
+        _ID, 106, min_items=106, unique=True, size_code=S.TILE_COUNT, dup_code=S.TILE_COUNT
+    ),
+    "steps": _List(_STEP, _COUNT_HI),
+    "chance": _List(_ids(), _COUNT_HI),
+}
+_FINGERPRINT: Final = _Str("[0-9a-f]{16}")
+
+
+class _Rules(_Spec):
+    """The rules: :func:`ruleset_to_dict` / :func:`ruleset_from_dict`, refusals wrapped."""
+
+    def read(self, value: object, path: str, ctx: _Ctx) -> Ruleset:
+        if not isinstance(value, dict):
+            _wrong_type(path, "object", value)
+        try:
+            return ruleset_from_dict(value)
+        except InvalidRulesetError as err:
+            knob = err.details.get("knob")
+            where = _child(path, str(knob)) if knob else path
+            _fail(S.BAD_RULESET, where, why=err.message(), ruleset_code=err.code.value)
+        except Exception as err:  # anything else ruleset_from_dict may meet in odd data
+            _fail(S.BAD_RULESET, path, why=f"{type(err).__name__}: {err}")
+
+    def dump(self, value: Any) -> Any:
+        return ruleset_to_dict(value)
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        if "rules" not in defs:
+            defs["rules"] = _rules_schema()
+        return {"$ref": "#/$defs/rules"}
+
+
+def _rules_schema() -> dict[str, Any]:
+    """The JSON Schema of :func:`ruleset_to_dict`, from the knobs' types and ranges."""
+    props: dict[str, Any] = {}
+    types = {f.name: f.type for f in attrs.fields(attrs.resolve_types(Ruleset))}
+    for info in knobs():
+        tp: Any = types[info.name]
+        prop: dict[str, Any]
+        if tp is bool:
+            prop = {"type": "boolean"}
+        elif tp is int or tp == int | None:
+            prop = {"type": "integer", "minimum": info.lo, "maximum": info.hi}
+            if tp is not int:
+                prop = {"anyOf": [prop, {"type": "null"}]}
+        elif isinstance(tp, type) and issubclass(tp, enum.Enum):
+            prop = {"type": "string", "enum": [m.value for m in tp]}
+        elif tp is ClosingAtuTwinEffect:
+            prop = {
+                "type": "object",
+                "properties": {
+                    "bonus": {"type": "integer", "minimum": 0, "maximum": 1_000_000},
+                    "mult": {"type": "string", "enum": [m.value for m in ClosingEffect]},
+                },
+                "required": ["bonus", "mult"],
+                "additionalProperties": False,
+            }
+        else:  # hand_sizes
+            assert tp == tuple[int, int], tp
+            item = {"type": "integer", "minimum": 1, "maximum": 30}
+            prop = {"type": "array", "prefixItems": [item, item], "items": False, "minItems": 2}
+        prop = {"description": f"{info.doc} ({', '.join(info.rules)})", **prop}
+        props[info.name] = prop
+    return {
+        "type": "object",
+        "description": "Every knob of the Ruleset (docs/rulesets.md); see its fingerprint.",
+        "properties": props,
+        "required": list(props),
+        "additionalProperties": False,
+    }
+
+
+_RULES: Final = _Rules()
+_RECORD_DOC: Final = _Obj(
+    "record",
+    {
+        "kind": _Const("record"),
+        "format_version": _Const(FORMAT_VERSION),
+        "fingerprint": _FINGERPRINT,
+        "rules": _RULES,
+        **_RECORD_BODY,
+    },
+)
+_GAME_DOC: Final = _Obj(
+    "game",
+    {
+        "kind": _Const("game"),
+        "format_version": _Const(FORMAT_VERSION),
+        "fingerprint": _FINGERPRINT,
+        "rules": _RULES,
+        "names": _List(_Str(), 4, min_items=2),
+        "state": _STATE,
+        "record": _Obj(
+            "record_body", dict(_RECORD_BODY), doc="The round's record (see record.schema.json)."
+        ),
+    },
+)
+
+_PUBLIC_SEAT: Final = _Obj(
+    "public_seat",
+    {
+        "rack_size": _Int(0, 106),
+        "opened": _BOOL,
+        "turns": _COUNT,
+        "has_taken": _BOOL,
+        "announced_few": _BOOL,
+        "missed_announcement": _BOOL,
+        "announced_atu": _BOOL,
+        "declared_pe_tabla": _BOOL,
+    },
+)
+_PUBLIC_TURN: Final = _Obj(
+    "public_turn",
+    {
+        "seat": _SEAT,
+        "number": _TURN,
+        "opened_before": _BOOL,
+        "took": _Opt(_Enum(_TAKE_KINDS)),
+        "taken": _ids(),
+        "new_melds": _List(_MELD_INDEX, 106, unique=True),
+        "laid_off": _ids(),
+        "swapped_jokers": _List(_Int(104, 105), 2, unique=True),
+        "placed": _ids(),
+        "steps": _COUNT,
+    },
+)
+_VIEW: Final = _Obj(
+    "view",
+    {
+        "seat": _SEAT,
+        "players": _Players(2, 4),
+        "dealer": _SEAT,
+        "starter": _SEAT,
+        "phase": _Enum([p.value for p in Phase], Phase),
+        "current": _SEAT,
+        "turn": _TURN,
+        "rack": _PLACE,
+        "seats": _List(_PUBLIC_SEAT, 4, min_items=2),
+        "stock_count": _Int(0, 106),
+        "row": _PLACE,
+        "row_dead_first": _BOOL,
+        "atu": _ID,
+        "atu_face_up": _BOOL,
+        "table": _TABLE,
+        "pending": _Opt(_PUBLIC_TURN),
+        "own_turn": _Opt(_TURN_STATE),
+        "announce_window": _Opt(_SEAT),
+        "preplay": _BOOL,
+        "own_exchanged": _List(_Int(0, 51), 52, unique=True),
+        "end": _Opt(_ROUND_END),
+    },
+)
+
+
+# -- reading: the table, the census, the phase -------------------------------------------
+
+
+def _table(raw: dict[str, Any], path: str, rules: Ruleset) -> Table:
+    """The :class:`Table` of the values read: each meld re-analysed from its tiles
+    (a fixed joker's value from the jokers' histories) and refused if invalid or not in
+    table order; the credits and the joker histories checked against the rules."""
+    jokers: tuple[JokerHistory, JokerHistory] = (raw["jokers"][0], raw["jokers"][1])
+    melds: list[TableMeld] = []
+    replaced = 0
+    for m, meld in enumerate(raw["melds"]):
+        mp = f"{path}.melds[{m}]"
+        ids, owner = meld["ids"], meld["owner"]
+        for key in ("credited", "placed_by"):
+            if len(meld[key]) != len(ids):
+                _fail(
+                    S.BAD_VALUE,
+                    f"{mp}.{key}",
+                    why=f"it has {len(meld[key])} entries for {len(ids)} tiles",
+                )
+        tiles = tuple(tile_value_of(i, jokers) for i in ids)
+        try:
+            analysis = analyze_meld(tiles, rules)
+        except InvalidMeldError as err:
+            _fail(
+                S.BAD_VALUE,
+                f"{mp}.ids",
+                why=f"not a valid meld: {err.message()}",
+                meld_code=err.code.value,
+            )
+        if analysis.tiles != tiles:
+            _fail(S.BAD_VALUE, f"{mp}.ids", why="the tiles are not in table order")
+        replacements = meld["replacements"]
+        for k, tile_id in enumerate(sorted(replacements)):
+            if tile_id not in ids or tile_id in JOKER_IDS:
+                _fail(
+                    S.BAD_VALUE,
+                    f"{mp}.replacements[{k}]",
+                    why=f"tile {tile_id} is not a real tile of this meld",
+                )
+        replaced += len(replacements)
+        to_owner = rules.swap_replacement_credited_to is SwapReplacementCredit.MELD_OWNER
+        for i, (tile_id, credited, placed) in enumerate(
+            zip(ids, meld["credited"], meld["placed_by"], strict=True)
+        ):
+            want = owner if tile_id in replacements and to_owner else placed
+            if credited != want:
+                _fail(
+                    S.BAD_VALUE,
+                    f"{mp}.credited[{i}]",
+                    why=f"the tile is credited to seat {want} (VALUE-05, LIPI-04)",
+                )
+        melds.append(
+            TableMeld(
+                owner=owner,
+                ids=ids,
+                meld=analysis,
+                credited=meld["credited"],
+                placed_by=meld["placed_by"],
+                replacements=replacements,
+            )
+        )
+    fixed_mode = rules.swapped_joker_mode is SwappedJokerMode.FIXED_IDENTITY
+    for j, history in enumerate(jokers):
+        jp = f"{path}.jokers[{j}]"
+        if history.swaps > rules.joker_swap_limit:
+            _fail(
+                S.OUT_OF_RANGE,
+                f"{jp}.swaps",
+                value=history.swaps,
+                lo=0,
+                hi=rules.joker_swap_limit,
+            )
+        if history.fixed_as is not None and not (fixed_mode and history.swaps):
+            _fail(S.BAD_VALUE, f"{jp}.fixed_as", why="only a swapped joker in online is fixed")
+        if history.fixed_as is None and fixed_mode and history.swaps:
+            _fail(S.BAD_VALUE, f"{jp}.fixed_as", why="a swapped joker is fixed (JOLY-05)")
+    if replaced != sum(h.swaps for h in jokers):
+        _fail(
+            S.BAD_VALUE,
+            f"{path}.jokers",
+            why=f"{replaced} tile(s) replace a joker on the table, but the jokers were "
+            f"swapped {sum(h.swaps for h in jokers)} time(s)",
+        )
+    return Table(melds=tuple(melds), jokers=jokers)
+
+
+def _census(state: GameState, path: str) -> None:
+    """Each of the 106 ids exactly once: racks, stock, row, melds, the face-up atu."""
+    where: dict[int, str] = {}
+    places: list[tuple[str, tuple[int, ...]]] = [
+        (f"{path}.seats[{s}].rack", seat.rack) for s, seat in enumerate(state.seats)
+    ]
+    places += [(f"{path}.stock", state.stock), (f"{path}.row", state.row)]
+    places += [(f"{path}.table.melds[{m}].ids", m_.ids) for m, m_ in enumerate(state.table.melds)]
+    for place, ids in places:
+        for k, tile_id in enumerate(ids):
+            here = f"{place}[{k}]"
+            if tile_id in where:
+                _fail(S.TILE_COUNT, here, why=f"tile {tile_id} is also at {where[tile_id]}")
+            where[tile_id] = here
+    if state.atu_face_up:
+        if state.atu in where:
+            _fail(
+                S.TILE_COUNT,
+                f"{path}.atu",
+                why=f"the face-up atu {state.atu} is also at {where[state.atu]}",
+            )
+        where[state.atu] = f"{path}.atu"
+    if len(where) != 106:
+        missing = sorted(set(range(106)) - set(where))
+        _fail(S.TILE_COUNT, path, why=f"{len(missing)} tile(s) are nowhere: {missing[:10]}")
+    problem = tile_census(state)
+    if problem is not None:  # the engine's own census agrees, or says why not
+        _fail(S.TILE_COUNT, path, why=problem)
+
+
+def _turns_begun(state: GameState, seat: int) -> int:
+    """Own turns begun by ``seat`` by the round's turn ``state.turn``."""
+    first = (seat - state.starter) % state.players + 1
+    return 0 if first > state.turn else (state.turn - first) // state.players + 1
+
+
+def _check_state(state: GameState, path: str) -> None:
+    """What a state read from outside must satisfy beyond its types: the census and a
+    phase the engine can be in."""
+    p = path
+    rules, n = state.rules, state.players
+    if len(state.seats) != n:
+        _fail(S.BAD_VALUE, f"{p}.seats", why=f"{len(state.seats)} seats for {n} players")
+    if state.dealer != (state.starter - 1) % n:
+        _fail(S.BAD_VALUE, f"{p}.dealer", why="the dealer sits just before the starter")
+    _census(state, p)
+    over, turn, end = state.phase is Phase.OVER, state.pending, state.end
+    # -- the phase
+    if over != (end is not None):
+        where = f"{p}.end" if over else f"{p}.phase"
+        _fail(S.BAD_PHASE, where, why="the phase is over exactly when the round has an end")
+    if state.current != (state.starter + state.turn - 1) % n:
+        _fail(S.BAD_PHASE, f"{p}.current", why=f"turn {state.turn} is not this seat's")
+    if rules.max_turns_per_round is not None and state.turn > rules.max_turns_per_round:
+        _fail(S.OUT_OF_RANGE, f"{p}.turn", value=state.turn, lo=1, hi=rules.max_turns_per_round)
+    if state.preplay != (state.turn == 1 and not over):
+        _fail(S.BAD_PHASE, f"{p}.preplay", why="pre-play lasts until the starter's discard")
+    if state.turn == 1 and (state.row or state.table.melds):
+        where = f"{p}.row" if state.row else f"{p}.table.melds"
+        _fail(S.BAD_PHASE, where, why="nothing is played before the starter's first discard")
+    for s, seat in enumerate(state.seats):
+        want = _turns_begun(state, s)
+        if seat.turns != want:
+            _fail(S.BAD_VALUE, f"{p}.seats[{s}].turns", why=f"by turn {state.turn} it is {want}")
+    if over:
+        for key in ("pending", "announce_window"):
+            if getattr(state, key) is not None:
+                _fail(S.BAD_PHASE, f"{p}.{key}", why="the round is over")
+    else:
+        if turn is None:
+            _fail(S.BAD_PHASE, f"{p}.pending", why="a round in play has a pending turn")
+        _check_turn(state, turn, f"{p}.pending")
+    _check_window(state, p)
+    _check_atu_row_exchanged(state, p)
+    if end is not None:
+        _check_end(state, end, f"{p}.end")
+    # -- who has opened
+    owners = {m.owner for m in state.table.melds}
+    for s, seat in enumerate(state.seats):
+        if seat.opened and s not in owners:
+            _fail(S.BAD_VALUE, f"{p}.seats[{s}].opened", why="the seat has no meld on the table")
+    new = turn.new_melds if turn is not None else ()
+    for m, meld in enumerate(state.table.melds):
+        if not state.seats[meld.owner].opened and m not in new:
+            _fail(
+                S.BAD_VALUE,
+                f"{p}.table.melds[{m}].owner",
+                why=f"seat {meld.owner} has not opened",
+            )
+
+
+def _check_turn(state: GameState, turn: TurnState, path: str) -> None:
+    if turn.seat != state.current:
+        _fail(S.BAD_PHASE, f"{path}.seat", why="the pending turn is the current seat's")
+    if turn.number != state.turn:
+        _fail(S.BAD_PHASE, f"{path}.number", why="the pending turn is the round's turn")
+    took = turn.took
+    if state.turn == 1:
+        if took is not None:
+            _fail(S.BAD_PHASE, f"{path}.took", why="the starter's first turn has no take")
+        if state.phase is not Phase.ACTION:
+            _fail(S.BAD_PHASE, f"{_state_path(path)}.phase", why="turn 1 is a discard only")
+    elif (state.phase is Phase.TAKE) != (took is None):
+        _fail(
+            S.BAD_PHASE,
+            f"{_state_path(path)}.phase",
+            why="the phase is take exactly while the turn has no take",
+        )
+    seat = state.seats[state.current]
+    if turn.opened_before != seat.opened:
+        _fail(S.BAD_VALUE, f"{path}.opened_before", why="a seat opens only at its turn's end")
+    ob = turn.obligation
+    source = _SOURCE_OF_TAKE.get(took) if took is not None else None
+    if (ob.source if ob is not None else None) != source:
+        _fail(S.BAD_VALUE, f"{path}.obligation", why=f"a {took or 'missing'} take gives none")
+    if ob is not None:
+        if ob.rack_before_take != turn.rack_at_start:
+            _fail(
+                S.BAD_VALUE,
+                f"{path}.obligation.rack_before_take",
+                why="the take is the turn's first step",
+            )
+        if (ob.source is TakeSource.OLDER) != bool(ob.also_taken):
+            _fail(
+                S.BAD_VALUE,
+                f"{path}.obligation.also_taken",
+                why="only a rupere takes later discards too",
+            )
+        if ob.source is TakeSource.ATU and ob.picked != state.atu:
+            _fail(S.BAD_VALUE, f"{path}.obligation.picked", why="the atu was taken")
+    melds = len(state.table.melds)
+    k = len(turn.new_melds)
+    if turn.new_melds != tuple(range(melds - k, melds)):
+        _fail(S.BAD_VALUE, f"{path}.new_melds", why="the turn's melds are the table's last")
+    if any(state.table.melds[m].owner != turn.seat for m in turn.new_melds):
+        _fail(S.BAD_VALUE, f"{path}.new_melds", why="the turn's melds are its seat's")
+    placed = set(turn.placed)
+    for key in ("laid_off",):
+        for i, tile_id in enumerate(getattr(turn, key)):
+            if tile_id not in placed:
+                _fail(S.BAD_VALUE, f"{path}.{key}[{i}]", why="a tile laid off was placed")
+    for m in turn.new_melds:
+        if not placed.issuperset(state.table.melds[m].ids):
+            _fail(S.BAD_VALUE, f"{path}.placed", why=f"meld {m}'s tiles were placed this turn")
+    for i, joker in enumerate(turn.swapped_jokers):
+        if not state.table.joker(joker).swaps:
+            _fail(S.BAD_VALUE, f"{path}.swapped_jokers[{i}]", why="that joker was never swapped")
+    moves = (took is not None) + k + len(turn.laid_off) + len(turn.swapped_jokers)
+    if turn.steps != moves:
+        _fail(S.BAD_VALUE, f"{path}.steps", why=f"the turn has made {moves} step(s)")
+    if took is None and (k or turn.laid_off or turn.swapped_jokers):
+        _fail(S.BAD_PHASE, f"{path}.took", why="a turn takes before it plays")
+
+
+def _state_path(turn_path: str) -> str:
+    return turn_path.rsplit(".", 1)[0]
+
+
+def _check_window(state: GameState, p: str) -> None:
+    window = state.announce_window
+    if window is None:
+        return
+    turn = state.pending
+    if window != (state.current - 1) % state.players:
+        _fail(S.BAD_PHASE, f"{p}.announce_window", why="only the last turn's seat may announce")
+    if turn is None or turn.steps or turn.took is not None:
+        _fail(S.BAD_PHASE, f"{p}.announce_window", why="the next turn's first step closes it")
+    seat = state.seats[window]
+    if seat.announced_few or len(seat.rack) > state.rules.announce_threshold:
+        _fail(S.BAD_VALUE, f"{p}.announce_window", why="that seat has nothing to announce")
+
+
+def _check_atu_row_exchanged(state: GameState, p: str) -> None:
+    rules = state.rules
+    if state.atu in JOKER_IDS and not rules.atu_may_be_joker:
+        _fail(S.BAD_VALUE, f"{p}.atu", why="a joker turned up is put back (DEAL-03)")
+    if not state.atu_face_up:
+        turn, end = state.pending, state.end
+        if not (
+            (turn is not None and turn.took == "take_atu")
+            or (end is not None and end.reason is EndReason.CLOSED)
+        ):
+            _fail(S.BAD_PHASE, f"{p}.atu_face_up", why="whoever takes the atu closes at once")
+    if state.row_dead_first and not (rules.first_discard_dead and state.row):
+        _fail(S.BAD_VALUE, f"{p}.row_dead_first", why="there is no dead first discard")
+    if state.exchanged and not rules.doubles_exchange:
+        _fail(S.BAD_VALUE, f"{p}.exchanged", why="these rules have no doubles exchange")
+    if len(state.exchanged) % 2:
+        _fail(S.BAD_VALUE, f"{p}.exchanged", why="doubles are exchanged in pairs")
+
+
+def _check_end(state: GameState, end: RoundEnd, path: str) -> None:
+    rules = state.rules
+    if end.reason is EndReason.CLOSED:
+        if end.closer != state.current:
+            _fail(S.BAD_VALUE, f"{path}.closer", why="the round closes in the closer's turn")
+        if end.closing_tile is None:
+            _fail(S.BAD_VALUE, f"{path}.closing_tile", why="a close has a closing tile")
+        rack = state.seats[end.closer].rack
+        if rules.closing_tile_mode is ClosingTileMode.KEEP:
+            if rack != (end.closing_tile,):
+                _fail(S.BAD_VALUE, f"{path}.closing_tile", why="the closer keeps it, alone")
+        elif rack or not state.row or state.row[-1] != end.closing_tile:
+            _fail(S.BAD_VALUE, f"{path}.closing_tile", why="it is the last discard")
+        if end.pe_tabla and not (
+            rules.pe_tabla_enabled and state.seats[end.closer].declared_pe_tabla
+        ):
+            _fail(S.BAD_VALUE, f"{path}.pe_tabla", why="the closer did not declare pe tablă")
+        return
+    for key in ("closer", "closing_tile"):
+        if getattr(end, key) is not None:
+            _fail(S.BAD_VALUE, f"{path}.{key}", why=f"the round ended by {end.reason.value}")
+    if end.pe_tabla:
+        _fail(S.BAD_VALUE, f"{path}.pe_tabla", why=f"the round ended by {end.reason.value}")
+    if end.reason is EndReason.STOCK_EXHAUSTED and state.stock:
+        _fail(S.BAD_VALUE, f"{path}.reason", why="the stock is not empty")
+    if end.reason is EndReason.MAX_TURNS and state.turn != rules.max_turns_per_round:
+        _fail(S.BAD_VALUE, f"{path}.reason", why="the turn cap was not reached")
+
+
+# -- reading: depth, JSON text, the record's replay -----------------------------------------
+
+
+def _check_depth(data: object) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` (without recursing, cycles included)."""
+    stack: list[tuple[object, int, str]] = [(data, 1, "$")]
+    while stack:
+        value, depth, path = stack.pop()
+        if depth > MAX_DEPTH:
+            _fail(S.TOO_DEEP, path, limit=MAX_DEPTH)
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(item, dict | list | tuple):
+                    name = key if type(key) is str else f"<{type(key).__name__}>"
+                    where = str(name)[:40] if path == "$" else f"{path}.{str(name)[:40]}"
+                    stack.append((item, depth + 1, where))
+        elif isinstance(value, list | tuple):
+            base = "" if path == "$" else path
+            for k, item in enumerate(value):
+                if isinstance(item, dict | list | tuple):
+                    stack.append((item, depth + 1, f"{base}[{k}]"))
+
+
+_JSON_STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKET: Final = re.compile(r"[\[\]{}]")
+
+
+class _NotJson(Exception):
+    pass
+
+
+def _parse_int(text: str) -> int | _HugeInt:
+    digits = len(text.lstrip("-"))
+    return int(text) if digits <= _BIG_DIGITS else _HugeInt(digits)
+
+
+def _no_constant(name: str) -> NoReturn:
+    raise _NotJson(f"{name} is not a JSON number")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _NotJson(f"the key {_show(key)!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def _parse(text: object) -> Any:
+    """JSON text to plain data, strictly: no NaN or Infinity, no key twice in an
+    object, nesting at most :data:`MAX_DEPTH` (checked before parsing)."""
+    if not isinstance(text, str):
+        raise TypeError(f"expected the JSON text as str, not {type(text).__name__}")
+    depth = 0
+    for match in _BRACKET.finditer(_JSON_STRING.sub("", text)):
+        depth += 1 if match.group() in "[{" else -1
+        if depth > MAX_DEPTH:
+            _fail(S.TOO_DEEP, "$", limit=MAX_DEPTH)
+    try:
+        return json.loads(
+            text,
+            parse_int=_parse_int,
+            parse_constant=_no_constant,
+            object_pairs_hook=_no_duplicates,
+        )
+    except RecursionError:  # pragma: no cover - the scan above refuses it first
+        _fail(S.TOO_DEEP, "$", limit=MAX_DEPTH)
+    except (ValueError, _NotJson) as err:
+        _fail(S.NOT_JSON, "$", why=str(err)[:200])
+
+
+def _header(data: object, doc: _Obj, kind: str) -> tuple[dict[str, Any], _Ctx]:
+    """The checks every document starts with, in this order: depth, an object, the
+    format version, the kind, the keys, the rules and their fingerprint."""
+    _check_depth(data)
+    if not isinstance(data, dict):
+        _wrong_type("$", "object", data)
+    if "format_version" not in data:
+        _fail(S.MISSING_KEY, "format_version", key="format_version")
+    version = data["format_version"]
+    if type(version) is not int:
+        _wrong_type("format_version", "integer", version)
+    if version != FORMAT_VERSION:
+        _fail(S.FORMAT_VERSION, "format_version", got=_show(version), expected=FORMAT_VERSION)
+    if "kind" not in data:
+        _fail(S.MISSING_KEY, "kind", key="kind")
+    _Const(kind).read(data["kind"], "kind", _Ctx())
+    doc.keys_of(data, "")
+    ctx = _Ctx(_RULES.read(data["rules"], "rules", _Ctx()))
+    fingerprint = _FINGERPRINT.read(data["fingerprint"], "fingerprint", ctx)
+    if fingerprint != ctx.ruleset.fingerprint():
+        _fail(
+            S.FINGERPRINT,
+            "fingerprint",
+            got=fingerprint,
+            expected=ctx.ruleset.fingerprint(),
+        )
+    return data, ctx
+
+
+def _read_record(data: dict[str, Any], path: str, ctx: _Ctx) -> GameRecord:
+    values = {
+        key: spec.read(data[key], _child(path, key), ctx) for key, spec in _RECORD_BODY.items()
+    }
+    return GameRecord(rules=ctx.ruleset, **values)
+
+
+_RESUMABLE: Final = (
+    TakeLastDiscard,
+    Rupere,
+    TakeAtu,
+    MeldTiles,
+    LayOff,
+    SwapJoker,
+    Undo,
+    AnnounceFewTiles,
+    AnnounceAtu,
+    DeclarePeTabla,
+    ExchangeDoubles,
+)
+"""Steps that neither end a turn, draw nor use chance: those after the last other step
+are re-applied to the loaded game, so that they can still be undone."""
+
+
+def _replay(
+    record: GameRecord,
+    path: str,
+    *,
+    automation: Automation | None = None,
+    names: tuple[str, ...] | None = None,
+) -> Game:
+    """The game the record leads to, ready to go on (with a fresh random generator and
+    the undo history of its pending turn); :data:`StateErrorCode.BAD_RECORD` naming the
+    step or chance outcome that does not replay, or the unused chance outcomes."""
+    prefix = f"{path}." if path else ""
+    steps = record.steps
+    k = len(steps)
+    while k and isinstance(steps[k - 1], _RESUMABLE):
+        k -= 1
+    try:
+        base = Game.replay(record, upto=k)
+        game = Game(
+            base.state, record=base.record(), chance=RandomChance(random.Random()), names=names
+        )
+        for j in range(k, len(steps)):
+            try:
+                game.apply(steps[j])
+            except IllegalStepError as err:
+                _fail(S.BAD_RECORD, f"{prefix}steps[{j}]", why=str(err), step_code=err.code.value)
+    except InvalidStateError as err:
+        where = str(err.details.get("path", "record"))
+        if where.startswith("record"):
+            where = prefix + where[len("record") :].lstrip(".") if prefix else where[7:] or "$"
+        if err.code is not S.BAD_RECORD:
+            raise
+        raise InvalidStateError(S.BAD_RECORD, **{**err.details, "path": where}) from None
+    except Exception as err:  # an engine failure on odd but well-typed data
+        _fail(
+            S.BAD_RECORD,
+            f"{prefix}steps",
+            why=f"the engine failed replaying it ({type(err).__name__}: {str(err)[:200]})",
+            engine_error=type(err).__name__,
+        )
+    used = len(game.record().chance)
+    if used != len(record.chance):
+        _fail(
+            S.BAD_RECORD,
+            f"{prefix}chance[{used}]",
+            why=f"{len(record.chance) - used} chance outcome(s) were never used",
+        )
+    game.automation = automation or Automation()
+    return game
+
+
+def _first_difference(a: Any, b: Any, path: str) -> tuple[str, Any] | None:
+    """The first path where two dumps differ, with the value in ``b``."""
+    if isinstance(a, dict) and isinstance(b, dict) and list(a) == list(b):
+        for key in a:
+            found = _first_difference(a[key], b[key], _child(path, key))
+            if found is not None:
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for k, (x, y) in enumerate(zip(a, b, strict=True)):
+            found = _first_difference(x, y, f"{path}[{k}]")
+            if found is not None:
+                return found
+        return None
+    return None if a == b else (path, b)
+
+
+# -- the public functions ----------------------------------------------------------------------
+
+
+def dump_game(game: Game) -> dict[str, Any]:
+    """The whole game as plain JSON values: its state, rules (with their fingerprint),
+    the players' names and its record.  :func:`load_game` reads it back."""
+    if not isinstance(game, Game):
+        raise TypeError(f"expected a Game, not {type(game).__name__}")
+    rules = game.state.rules
+    return {
+        "kind": "game",
+        "format_version": FORMAT_VERSION,
+        "fingerprint": rules.fingerprint(),
+        "rules": ruleset_to_dict(rules),
+        "names": list(game.names),
+        "state": _STATE.dump(game.state),
+        "record": _GAME_DOC.fields["record"].dump(game.record()),
+    }
+
+
+def load_game(data: Mapping[str, Any], *, automation: Automation | None = None) -> Game:
+    """A :class:`~remi_rules.engine.Game` from :func:`dump_game`'s data, checked
+    strictly (see the module's doc): the rules and their fingerprint, every field's
+    type and range, the census of the 106 tiles, a possible phase, and the record,
+    which must replay to exactly the saved state.  The loaded game goes on with a
+    fresh random generator (unseeded) and ``automation``; the steps of its pending
+    turn can still be undone.  Raises :class:`~remi_rules.errors.InvalidStateError`."""
+    if automation is not None and not isinstance(automation, Automation):
+        raise TypeError(f"automation must be an Automation, not {type(automation).__name__}")
+    doc, ctx = _header(data, _GAME_DOC, "game")
+    names = _GAME_DOC.fields["names"].read(doc["names"], "names", ctx)
+    fields = _STATE.read(doc["state"], "state", ctx)
+    if len(names) != ctx.players:
+        _fail(S.BAD_VALUE, "names", why=f"{len(names)} names for {ctx.players} players")
+    fields["table"] = _table(fields["table"], "state.table", ctx.ruleset)
+    state = GameState(rules=ctx.ruleset, **fields)
+    _check_state(state, "state")
+    raw_record = _GAME_DOC.fields["record"]
+    assert isinstance(raw_record, _Obj)
+    body = raw_record.keys_of(doc["record"], "record")
+    record = _read_record(body, "record", _Ctx(ctx.ruleset))
+    game = _replay(record, "record", automation=automation, names=names)
+    if game.state != state:
+        found = _first_difference(_STATE.dump(state), _STATE.dump(game.state), "state")
+        where, value = found if found is not None else ("state", None)
+        _fail(S.BAD_VALUE, where, why=f"the record leads to {_show(value)!r} here")
+    return game
+
+
+def dump_record(record: GameRecord | Game) -> dict[str, Any]:
+    """A :class:`~remi_rules.engine.GameRecord` (or a game's record) as plain JSON
+    values: the rules and their fingerprint, the seats, the deal, the steps (tagged by
+    ``kind``) and the chance outcomes.  :func:`load_record` reads it back."""
+    if isinstance(record, Game):
+        record = record.record()
+    if not isinstance(record, GameRecord):
+        raise TypeError(f"expected a GameRecord or a Game, not {type(record).__name__}")
+    return {
+        "kind": "record",
+        "format_version": FORMAT_VERSION,
+        "fingerprint": record.rules.fingerprint(),
+        "rules": ruleset_to_dict(record.rules),
+        **{key: spec.dump(getattr(record, key)) for key, spec in _RECORD_BODY.items()},
+    }
+
+
+def load_record(data: Mapping[str, Any]) -> GameRecord:
+    """A :class:`~remi_rules.engine.GameRecord` from :func:`dump_record`'s data,
+    checked strictly; it must replay (:meth:`Game.replay
+    <remi_rules.engine.Game.replay>`) and use every chance outcome.  Raises
+    :class:`~remi_rules.errors.InvalidStateError`."""
+    doc, ctx = _header(data, _RECORD_DOC, "record")
+    record = _read_record(doc, "", ctx)
+    _replay(record, "")
+    return record
+
+
+def dump_view(view: PlayerView) -> dict[str, Any]:
+    """What one seat may see (:class:`~remi_rules.engine.PlayerView`) as plain JSON
+    values, for a frontend: no id of another rack or of the stock."""
+    if not isinstance(view, PlayerView):
+        raise TypeError(f"expected a PlayerView, not {type(view).__name__}")
+    return {
+        "kind": "view",
+        "format_version": FORMAT_VERSION,
+        "fingerprint": view.rules.fingerprint(),
+        "rules": ruleset_to_dict(view.rules),
+        **_VIEW.dump(view),
+    }
+
+
+def _dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+def dumps_game(game: Game) -> str:
+    """:func:`dump_game` as JSON text (keys sorted)."""
+    return _dumps(dump_game(game))
+
+
+def loads_game(text: str, *, automation: Automation | None = None) -> Game:
+    """:func:`load_game` of JSON text; text that is not JSON is ``state_not_json``."""
+    return load_game(_parse(text), automation=automation)
+
+
+def dumps_record(record: GameRecord | Game) -> str:
+    """:func:`dump_record` as JSON text (keys sorted)."""
+    return _dumps(dump_record(record))
+
+
+def loads_record(text: str) -> GameRecord:
+    """:func:`load_record` of JSON text."""
+    return load_record(_parse(text))
+
+
+# -- JSON Schema ---------------------------------------------------------------------------
+
+SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
+
+
+def _document_schema(doc: _Obj, title: str, description: str) -> dict[str, Any]:
+    defs: dict[str, Any] = {}
+    top = doc.schema(defs)
+    body = defs.pop(doc.name)
+    assert top == {"$ref": f"#/$defs/{doc.name}"}
+    return {
+        "$schema": SCHEMA_DIALECT,
+        "title": title,
+        "description": description,
+        **{k: v for k, v in body.items() if k != "description"},
+        "$defs": dict(sorted(defs.items())),
+    }
+
+
+def game_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of :func:`dump_game`'s output
+    (docs/schema/game.schema.json)."""
+    return _document_schema(
+        _GAME_DOC,
+        "remi_rules saved game",
+        "A round of Remi etalat as remi_rules.serde.dump_game writes it (format_version "
+        f"{FORMAT_VERSION}). The schema gives the shape, types and ranges; the loader "
+        "also checks that the 106 tiles are each in one place, that the phase is possible "
+        "and that the record replays to exactly this state (docs/saving.md).",
+    )
+
+
+def record_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of :func:`dump_record`'s output
+    (docs/schema/record.schema.json)."""
+    return _document_schema(
+        _RECORD_DOC,
+        "remi_rules game record",
+        "The record of a round as remi_rules.serde.dump_record writes it (format_version "
+        f"{FORMAT_VERSION}): rules, deal, steps and chance outcomes. The loader also "
+        "replays it (docs/saving.md).",
+    )
+
+
+SCHEMAS: Final = {"game.schema.json": game_schema, "record.schema.json": record_schema}
+"""The schema files of docs/schema/ and the functions that write them."""
+
+
+def render_schemas() -> dict[str, str]:
+    """The text of every schema file, by file name."""
+    return {
+        name: json.dumps(make(), indent=2, ensure_ascii=False) + "\n"
+        for name, make in SCHEMAS.items()
+    }
+
+
+def write_schemas(directory: str | os.PathLike[str]) -> list[str]:
+    """Write the schema files into ``directory``; return the names of those that changed."""
+    changed = []
+    for name, text in render_schemas().items():
+        path = os.path.join(os.fspath(directory), name)
+        try:
+            with open(path, encoding="utf-8") as fh:
+                old = fh.read()
+        except FileNotFoundError:
+            old = None
+        if old != text:
+            os.makedirs(os.fspath(directory), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            changed.append(name)
+    return changed
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m remi_rules.serde [--check] DIR``: write (or check) the schema files."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    check = "--check" in args
+    args = [a for a in args if a != "--check"]
+    directory = args[0] if args else "docs/schema"
+    if check:
+        stale = []
+        for name, text in render_schemas().items():
+            try:
+                with open(os.path.join(directory, name), encoding="utf-8") as fh:
+                    if fh.read() != text:
+                        stale.append(name)
+            except FileNotFoundError:
+                stale.append(name)
+        for name in stale:
+            print(f"{os.path.join(directory, name)} is stale: run python -m remi_rules.serde")
+        return 1 if stale else 0
+    write_schemas(directory)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

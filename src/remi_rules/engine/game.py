@@ -22,7 +22,7 @@ import attrs
 from ..errors import IllegalStepError, InvalidStateError, StateErrorCode, StepErrorCode
 from ..ruleset import ClosingTileMode, Ruleset, require_ruleset
 from ..scoring import RoundResult, SeatEnd, score_round
-from .events import DealerChosen, Event, RoundScored, StepUndone
+from .events import Announced, DealerChosen, Event, RoundScored, StepUndone
 from .legal import legal_steps as _legal_steps
 from .state import GameState, Phase
 from .steps import (
@@ -329,14 +329,34 @@ class Game:
             self._undo.clear()
         return (*events, *self._run_automation(), *self._scored(before))
 
+    def can_undo(self) -> bool:
+        """The pending turn has a step :meth:`undo` can take back."""
+        return bool(self._undo) and self._state.phase is not Phase.OVER
+
     def undo(self) -> tuple[Event, ...]:
         """Take back the last step of the pending turn (a take from the row or of the
         atu, a meld, a lay-off or a swap).  A draw revealed a tile and cannot be taken
-        back; a turn that has ended cannot be reopened."""
+        back; a turn that has ended cannot be reopened.  The state becomes the one
+        before that step, except that the windows the turn's first step closed stay
+        closed (a missed announcement, the pe-tablă declaration) and the turn's step
+        counter keeps counting."""
         before, step, k = self._undo_target(Undo())
-        # Steps made since by other seats (announcements) stand: re-apply them.
+        current = self._state
+        # What the turn's first step closed stays closed (ANNOUNCE-02: a missed
+        # announcement; CLOSE-06: the pe-tablă window), and the steps made since by
+        # other seats (announcements) stand: re-apply them.
+        turn = before.pending
+        assert turn is not None and current.pending is not None
+        state = attrs.evolve(
+            before,
+            announce_window=current.announce_window,
+            seats=tuple(
+                attrs.evolve(old, missed_announcement=now.missed_announcement)
+                for old, now in zip(before.seats, current.seats, strict=True)
+            ),
+            pending=attrs.evolve(turn, steps=current.pending.steps),
+        )
         later = [s for s in self._steps[k + 1 :] if not s.in_turn]
-        state = before
         for other in later:
             state, _ = apply_step(state, other, NoChance())
         self._undo.pop()
@@ -385,7 +405,9 @@ class Game:
             self._steps.append(step)
             if step.in_turn:
                 self._undo.clear()
-            out.extend(events)
+            out.extend(
+                attrs.evolve(e, automatic=True) if isinstance(e, Announced) else e for e in events
+            )
         return tuple(out)
 
     def _only_draw(self) -> bool:

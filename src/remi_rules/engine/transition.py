@@ -342,6 +342,10 @@ def _verify_row_take(state: GameState, index: int, step: Step) -> None:
             jokers=state.table.jokers,
         )
     except InvalidTakeError as err:
+        if err.code is TakeErrorCode.CANNOT_CLOSE and seat.declared_pe_tabla:
+            # RUPE-07: a declarer takes from the row only in his closing turn, and this
+            # cannot be it.
+            err = InvalidTakeError(TakeErrorCode.PE_TABLA_NOT_CLOSING, **dict(err.details))
         raise _wrap(err, step) from None
 
 
