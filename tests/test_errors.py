@@ -21,12 +21,14 @@ from remi_rules import errors, variants
 from remi_rules.errors import (
     MESSAGES,
     ClosingErrorCode,
+    IllegalStepError,
     InvalidClosingError,
     InvalidLayoffError,
     InvalidMeldError,
     InvalidOpeningError,
     InvalidRulesetError,
     InvalidScoringInputError,
+    InvalidStateError,
     InvalidSwapError,
     InvalidTakeError,
     InvalidTileError,
@@ -37,6 +39,8 @@ from remi_rules.errors import (
     RulesetErrorCode,
     RulesetTypeError,
     ScoringErrorCode,
+    StateErrorCode,
+    StepErrorCode,
     SwapErrorCode,
     TakeErrorCode,
     TileErrorCode,
@@ -76,6 +80,8 @@ CLASS_OF_ENUM: dict[type[enum.StrEnum], tuple[type[RemiError], ...]] = {
     ScoringErrorCode: (InvalidScoringInputError,),
     RulesetErrorCode: (InvalidRulesetError, RulesetTypeError),
     VariantErrorCode: (UnknownVariantError,),
+    StepErrorCode: (IllegalStepError,),
+    StateErrorCode: (InvalidStateError,),
 }
 
 CLASS_CODE_CASES = [
