@@ -164,6 +164,9 @@ class Game:
         self._undo: list[tuple[GameState, Step, int]] = []
         self.automation = automation or Automation()
         self.names = names or tuple(f"seat {s}" for s in range(state.players))
+        self.deal_events: tuple[Event, ...] = ()
+        """The events of the deal (the chance events :class:`DealerChosen`,
+        :class:`Dealt`, :class:`AtuReturned`, then the first :class:`TurnStarted`)."""
 
     # -- construction --------------------------------------------------------------------
 
@@ -213,7 +216,8 @@ class Game:
                 raise InvalidStateError(
                     StateErrorCode.TILE_COUNT, why="a deal must hold each of the ids 0-105 once"
                 )
-        state, _ = _deal(rules, n, tuple(order), dealer, starter, chance)
+        state, dealt = _deal(rules, n, tuple(order), dealer, starter, chance)
+        events.extend(dealt)
         record = GameRecord(
             rules=rules,
             players=n,
@@ -225,7 +229,7 @@ class Game:
         game = cls(
             state, record=record, chance=RandomChance(rng), automation=automation, names=names
         )
-        game._run_automation()
+        game.deal_events = (*events, *game._run_automation())
         return game
 
     @classmethod
@@ -235,7 +239,7 @@ class Game:
         Raises :class:`~remi_rules.InvalidStateError` (``state_bad_record``) naming the
         step that does not apply."""
         scripted = ScriptedChance(list(record.chance))
-        state, _ = _deal(
+        state, dealt = _deal(
             record.rules, record.players, record.deal, record.dealer, record.starter, scripted
         )
         base = GameRecord(
@@ -247,6 +251,7 @@ class Game:
             chance=tuple(record.chance[: scripted.position]),
         )
         game = cls(state, record=base, chance=scripted)
+        game.deal_events = dealt
         steps = record.steps if upto is None else record.steps[:upto]
         for k, step in enumerate(steps):
             try:
