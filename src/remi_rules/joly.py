@@ -101,7 +101,7 @@ def verify_swap(
         raise InvalidSwapError(E.NOT_A_JOKER_HERE, **details)
     tile = table.tile(tile_id)
     details["tile"] = tile
-    if tile_id in table.ids():
+    if table.holds(tile_id):
         raise InvalidSwapError(E.TILE_ON_TABLE, **details)
     if not may_swap_joker(opened=opened, opened_this_turn=opened_this_turn, rules=rules):
         raise InvalidSwapError(E.OPENING_TURN if opened else E.NOT_OPENED, **details)

@@ -177,7 +177,7 @@ def verify_lay_off(
     meld = _meld(table, meld_index)
     tile = table.tile(tile_id)
     details: dict[str, object] = {"meld_index": meld_index, "tile": tile, "meld": str(meld.meld)}
-    if tile_id in table.ids():
+    if table.holds(tile_id):
         raise InvalidLayoffError(E.TILE_ON_TABLE, **details)
     if not opened:
         raise InvalidLayoffError(E.NOT_OPENED, **details)

@@ -542,13 +542,17 @@ def take_atu(atu: int, rack: Sequence[int]) -> TakeResult:
 # -- candidate melds ----------------------------------------------------------------------
 
 
+_TILE: Final = {(r, c): Tile(r, c) for r in range(1, 14) for c in Color}
+"""Every numbered tile value by (rank, colour), built once (hot loops below)."""
+
+
 def _run_layouts(pool: Counter[Tile], rules: Ruleset) -> Iterator[tuple[Tile, ...]]:
     """Every valid run whose values are a sub-multiset of ``pool``."""
     jokers = min(pool[JOKER], 2)
     size = sum(pool.values())
     top = 14 if rules.ace_high_run else 13
     for colour in _COLORS:
-        present = {r for r in range(1, 14) if pool[Tile(r, colour)]}
+        present = {r for r in range(1, 14) if pool[_TILE[r, colour]]}
         if not present:
             continue
         if 1 in present:
@@ -564,7 +568,7 @@ def _run_layouts(pool: Counter[Tile], rules: Ruleset) -> Iterator[tuple[Tile, ..
                     for swapped in itertools.combinations(reals, extra):
                         as_joker = set(gaps) | set(swapped)
                         layout = tuple(
-                            JOKER if r in as_joker else Tile(1 if r == 14 else r, colour)
+                            JOKER if r in as_joker else _TILE[1 if r == 14 else r, colour]
                             for r in ranks
                         )
                         if is_valid_meld(layout, rules):
@@ -575,12 +579,12 @@ def _set_layouts(pool: Counter[Tile], rules: Ruleset) -> Iterator[tuple[Tile, ..
     """Every valid set whose values are a sub-multiset of ``pool``."""
     jokers = min(pool[JOKER], 2)
     for rank in range(1, 14):
-        colours = [c for c in _COLORS if pool[Tile(rank, c)]]
+        colours = [c for c in _COLORS if pool[_TILE[rank, c]]]
         for n in range(1, len(colours) + 1):
             for chosen in itertools.combinations(colours, n):
                 for j in range(jokers + 1):
                     if 3 <= n + j <= 4:
-                        layout = (*(Tile(rank, c) for c in chosen), *([JOKER] * j))
+                        layout = (*(_TILE[rank, c] for c in chosen), *([JOKER] * j))
                         if is_valid_meld(layout, rules):
                             yield layout
 
@@ -716,16 +720,17 @@ def can_justify(
     jokers: Sequence[JokerHistory] = _NO_HISTORY,
 ) -> bool:
     """True if :func:`justifying_melds` finds at least one meld."""
-    return bool(
-        justifying_melds(
-            taken_tile_id,
-            rack_before_take,
-            rules,
-            also_taken=also_taken,
-            acquired_later=acquired_later,
-            min_left=min_left,
-            jokers=jokers,
-        )
+    require_ruleset(rules)
+    (picked,) = _ids((taken_tile_id,), "taken_tile_id")
+    rack = _ids(rack_before_take, "rack_before_take")
+    also = _ids(also_taken, "also_taken")
+    later = _ids(acquired_later, "acquired_later")
+    _distinct((picked,), rack, also, later)
+    _int(min_left, "min_left", 0)
+    held = len(rack) + 1 + len(also) + len(later)
+    return any(
+        held - len(ids) >= min_left
+        for ids, _ in _justifying(picked, rack, rules, also, later, _valuer(jokers))
     )
 
 
@@ -752,12 +757,16 @@ def _plans(
 ) -> Iterator[tuple[Meld, list[Meld], Counter[Tile]]]:
     """Each (justifying meld, other new melds, tiles left) the turn could end with."""
     held = Counter(value(i) for i in (picked, *rack, *also))
+    analysed: dict[tuple[Tile, ...], Meld] = {}
     for ids, meld in _justifying(picked, rack, rules, also, (), value):
         rest = held - Counter(value(i) for i in ids)
         layouts = _layouts(rest, rules)
+        for layout in layouts:
+            if layout not in analysed:
+                analysed[layout] = analyze_meld(layout, rules)
         for more in _collections(rest, layouts):
             left = rest - Counter(t for layout in more for t in layout)
-            yield meld, [analyze_meld(layout, rules) for layout in more], left
+            yield meld, [analysed[layout] for layout in more], left
 
 
 def can_open_with(
@@ -779,9 +788,10 @@ def can_open_with(
     also = _ids(also_taken, "also_taken")
     _distinct((picked,), rack, also)
     keep = min_rack_after_opening(rules)
+    minimum = rules.opening_min_points
     for meld, more, left in _plans(picked, rack, also, rules, _valuer(jokers)):
-        if left.total() < keep:
-            continue
+        if left.total() < keep or meld.points + sum(m.points for m in more) < minimum:
+            continue  # (check_opening would refuse it: below the minimum, OPEN-02)
         try:
             check_opening([meld, *more], rules)
         except InvalidOpeningError:

@@ -427,7 +427,7 @@ _SOURCE_OF_TAKE: Final = {
     "take_atu": TakeSource.ATU,
 }
 _LAYOFF_ENDS: Final = (End.LOW, End.HIGH, End.SET)
-S: Final = StateErrorCode
+_S: Final = StateErrorCode
 
 
 class _HugeInt:
@@ -478,16 +478,16 @@ def _show(value: object) -> object:
 
 
 def _wrong_type(path: str, expected: str, value: object) -> NoReturn:
-    _fail(S.WRONG_TYPE, path, expected=expected, got=_json_type(value))
+    _fail(_S.WRONG_TYPE, path, expected=expected, got=_json_type(value))
 
 
 def _check_int(value: object, path: str, lo: int, hi: int) -> int:
     if isinstance(value, _HugeInt):
-        _fail(S.OUT_OF_RANGE, path, value=_show(value), lo=lo, hi=hi)
+        _fail(_S.OUT_OF_RANGE, path, value=_show(value), lo=lo, hi=hi)
     if type(value) is not int:
         _wrong_type(path, "integer", value)
     if not lo <= value <= hi:
-        _fail(S.OUT_OF_RANGE, path, value=_show(value), lo=lo, hi=hi)
+        _fail(_S.OUT_OF_RANGE, path, value=_show(value), lo=lo, hi=hi)
     return value
 
 
@@ -553,7 +553,9 @@ class _Enum(_Spec):
         if type(value) is not str:
             _wrong_type(path, "string", value)
         if value not in self.values:
-            _fail(S.BAD_VALUE, path, why=f"{_show(value)!r} is not one of {', '.join(self.values)}")
+            _fail(
+                _S.BAD_VALUE, path, why=f"{_show(value)!r} is not one of {', '.join(self.values)}"
+            )
         return self.cls(value) if self.cls is not None else value
 
     def dump(self, value: Any) -> Any:
@@ -571,7 +573,7 @@ class _Const(_Spec):
         if type(value) is not type(self.value):
             _wrong_type(path, _json_type(self.value), value)
         if value != self.value:
-            _fail(S.BAD_VALUE, path, why=f"expected {self.value!r}, got {_show(value)!r}")
+            _fail(_S.BAD_VALUE, path, why=f"expected {self.value!r}, got {_show(value)!r}")
         return value
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
@@ -586,7 +588,7 @@ class _Str(_Spec):
         if type(value) is not str:
             _wrong_type(path, "string", value)
         if self.pattern is not None and re.fullmatch(self.pattern, value) is None:
-            _fail(S.BAD_VALUE, path, why=f"{_show(value)!r} does not match {self.pattern}")
+            _fail(_S.BAD_VALUE, path, why=f"{_show(value)!r} does not match {self.pattern}")
         return value
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
@@ -638,8 +640,8 @@ class _List(_Spec):
         min_items: int = 0,
         unique: bool = False,
         frozen: bool = False,
-        size_code: StateErrorCode = S.BAD_VALUE,
-        dup_code: StateErrorCode = S.BAD_VALUE,
+        size_code: StateErrorCode = _S.BAD_VALUE,
+        dup_code: StateErrorCode = _S.BAD_VALUE,
     ) -> None:
         self.inner, self.min_items, self.max_items = inner, min_items, max_items
         self.unique = unique or frozen
@@ -670,7 +672,7 @@ class _List(_Spec):
                 first[item] = k
         if self.frozen:
             if out != sorted(out):
-                _fail(S.BAD_VALUE, path, why="the items must be in ascending order")
+                _fail(_S.BAD_VALUE, path, why="the items must be in ascending order")
             return frozenset(out)
         return tuple(out)
 
@@ -707,12 +709,12 @@ class _Obj(_Spec):
             _wrong_type(path, "object", value)
         for key in value:
             if type(key) is not str:
-                _fail(S.WRONG_TYPE, path, expected="string keys", got=_json_type(key))
+                _fail(_S.WRONG_TYPE, path, expected="string keys", got=_json_type(key))
             if key not in self.fields:
-                _fail(S.UNKNOWN_KEY, _child(path, key), key=_show(key))
+                _fail(_S.UNKNOWN_KEY, _child(path, key), key=_show(key))
         for key in self.fields:
             if key not in value:
-                _fail(S.MISSING_KEY, _child(path, key), key=key)
+                _fail(_S.MISSING_KEY, _child(path, key), key=key)
         return value
 
     def read(self, value: object, path: str, ctx: _Ctx) -> Any:
@@ -761,12 +763,12 @@ class _Steps(_Spec):
         if not isinstance(value, dict):
             _wrong_type(path, "object", value)
         if "kind" not in value:
-            _fail(S.MISSING_KEY, _child(path, "kind"), key="kind")
+            _fail(_S.MISSING_KEY, _child(path, "kind"), key="kind")
         kind = value["kind"]
         if type(kind) is not str:
             _wrong_type(_child(path, "kind"), "string", kind)
         if kind not in self.kinds:
-            _fail(S.BAD_VALUE, _child(path, "kind"), why=f"there is no step {_show(kind)!r}")
+            _fail(_S.BAD_VALUE, _child(path, "kind"), why=f"there is no step {_show(kind)!r}")
         data = self.kinds[kind].read(value, path, ctx)
         del data["kind"]
         step: Step = self.classes[kind](**data)  # type: ignore[assignment]
@@ -798,7 +800,7 @@ class _Steps(_Spec):
 
 
 def _ids(max_items: int = 106, *, unique: bool = True) -> _List:
-    return _List(_ID, max_items, unique=unique, size_code=S.TILE_COUNT, dup_code=S.BAD_VALUE)
+    return _List(_ID, max_items, unique=unique, size_code=_S.TILE_COUNT, dup_code=_S.BAD_VALUE)
 
 
 _ID: Final = _Int(
@@ -808,7 +810,7 @@ _SEAT: Final = _Int(0, 3, seat=True, what="a seat number (0 to players-1)")
 _COUNT: Final = _Int(0, _COUNT_HI)
 _TURN: Final = _Int(1, _COUNT_HI, what="a round turn number, from 1")
 _BOOL: Final = _Bool()
-_PLACE: Final = _List(_ID, 106, size_code=S.TILE_COUNT)  # duplicates: the census names them
+_PLACE: Final = _List(_ID, 106, size_code=_S.TILE_COUNT)  # duplicates: the census names them
 _MELD_INDEX: Final = _Int(0, _ID_HI, what="the index of a meld on the table")
 
 _STEP_FIELDS: Final[dict[str, _Spec]] = {
@@ -904,17 +906,12 @@ _TABLE_MELD: Final = _Obj(
 )
 
 
-def _build_table(melds: tuple[dict[str, Any], ...], jokers: tuple[JokerHistory, ...]) -> Any:
-    return {"melds": melds, "jokers": jokers}  # checked and built by _table()
-
-
 _TABLE: Final = _Obj(
     "table",
     {
         "melds": _List(_TABLE_MELD, 106),
         "jokers": _List(_JOKER_HISTORY, 2, min_items=2),
     },
-    _build_table,
     doc="The melds on the table in the order they were laid, and the two jokers' histories.",
 )
 _STATE: Final = _Obj(
@@ -946,7 +943,7 @@ _RECORD_BODY: Final = {
     "dealer": _SEAT,
     "starter": _SEAT,
     "deal": _List(
-        _ID, 106, min_items=106, unique=True, size_code=S.TILE_COUNT, dup_code=S.TILE_COUNT
+        _ID, 106, min_items=106, unique=True, size_code=_S.TILE_COUNT, dup_code=_S.TILE_COUNT
     ),
     "steps": _List(_STEP, _COUNT_HI),
     "chance": _List(_ids(), _COUNT_HI),
@@ -965,9 +962,9 @@ class _Rules(_Spec):
         except InvalidRulesetError as err:
             knob = err.details.get("knob")
             where = _child(path, str(knob)) if knob else path
-            _fail(S.BAD_RULESET, where, why=err.message(), ruleset_code=err.code.value)
+            _fail(_S.BAD_RULESET, where, why=err.message(), ruleset_code=err.code.value)
         except Exception as err:  # anything else ruleset_from_dict may meet in odd data
-            _fail(S.BAD_RULESET, path, why=f"{type(err).__name__}: {err}")
+            _fail(_S.BAD_RULESET, path, why=f"{type(err).__name__}: {err}")
 
     def dump(self, value: Any) -> Any:
         return ruleset_to_dict(value)
@@ -1116,7 +1113,7 @@ def _table(raw: dict[str, Any], path: str, rules: Ruleset) -> Table:
         for key in ("credited", "placed_by"):
             if len(meld[key]) != len(ids):
                 _fail(
-                    S.BAD_VALUE,
+                    _S.BAD_VALUE,
                     f"{mp}.{key}",
                     why=f"it has {len(meld[key])} entries for {len(ids)} tiles",
                 )
@@ -1125,18 +1122,18 @@ def _table(raw: dict[str, Any], path: str, rules: Ruleset) -> Table:
             analysis = analyze_meld(tiles, rules)
         except InvalidMeldError as err:
             _fail(
-                S.BAD_VALUE,
+                _S.BAD_VALUE,
                 f"{mp}.ids",
                 why=f"not a valid meld: {err.message()}",
                 meld_code=err.code.value,
             )
         if analysis.tiles != tiles:
-            _fail(S.BAD_VALUE, f"{mp}.ids", why="the tiles are not in table order")
+            _fail(_S.BAD_VALUE, f"{mp}.ids", why="the tiles are not in table order")
         replacements = meld["replacements"]
         for k, tile_id in enumerate(sorted(replacements)):
             if tile_id not in ids or tile_id in JOKER_IDS:
                 _fail(
-                    S.BAD_VALUE,
+                    _S.BAD_VALUE,
                     f"{mp}.replacements[{k}]",
                     why=f"tile {tile_id} is not a real tile of this meld",
                 )
@@ -1148,7 +1145,7 @@ def _table(raw: dict[str, Any], path: str, rules: Ruleset) -> Table:
             want = owner if tile_id in replacements and to_owner else placed
             if credited != want:
                 _fail(
-                    S.BAD_VALUE,
+                    _S.BAD_VALUE,
                     f"{mp}.credited[{i}]",
                     why=f"the tile is credited to seat {want} (VALUE-05, LIPI-04)",
                 )
@@ -1167,19 +1164,19 @@ def _table(raw: dict[str, Any], path: str, rules: Ruleset) -> Table:
         jp = f"{path}.jokers[{j}]"
         if history.swaps > rules.joker_swap_limit:
             _fail(
-                S.OUT_OF_RANGE,
+                _S.OUT_OF_RANGE,
                 f"{jp}.swaps",
                 value=history.swaps,
                 lo=0,
                 hi=rules.joker_swap_limit,
             )
         if history.fixed_as is not None and not (fixed_mode and history.swaps):
-            _fail(S.BAD_VALUE, f"{jp}.fixed_as", why="only a swapped joker in online is fixed")
+            _fail(_S.BAD_VALUE, f"{jp}.fixed_as", why="only a swapped joker in online is fixed")
         if history.fixed_as is None and fixed_mode and history.swaps:
-            _fail(S.BAD_VALUE, f"{jp}.fixed_as", why="a swapped joker is fixed (JOLY-05)")
+            _fail(_S.BAD_VALUE, f"{jp}.fixed_as", why="a swapped joker is fixed (JOLY-05)")
     if replaced != sum(h.swaps for h in jokers):
         _fail(
-            S.BAD_VALUE,
+            _S.BAD_VALUE,
             f"{path}.jokers",
             why=f"{replaced} tile(s) replace a joker on the table, but the jokers were "
             f"swapped {sum(h.swaps for h in jokers)} time(s)",
@@ -1199,22 +1196,22 @@ def _census(state: GameState, path: str) -> None:
         for k, tile_id in enumerate(ids):
             here = f"{place}[{k}]"
             if tile_id in where:
-                _fail(S.TILE_COUNT, here, why=f"tile {tile_id} is also at {where[tile_id]}")
+                _fail(_S.TILE_COUNT, here, why=f"tile {tile_id} is also at {where[tile_id]}")
             where[tile_id] = here
     if state.atu_face_up:
         if state.atu in where:
             _fail(
-                S.TILE_COUNT,
+                _S.TILE_COUNT,
                 f"{path}.atu",
                 why=f"the face-up atu {state.atu} is also at {where[state.atu]}",
             )
         where[state.atu] = f"{path}.atu"
     if len(where) != 106:
         missing = sorted(set(range(106)) - set(where))
-        _fail(S.TILE_COUNT, path, why=f"{len(missing)} tile(s) are nowhere: {missing[:10]}")
+        _fail(_S.TILE_COUNT, path, why=f"{len(missing)} tile(s) are nowhere: {missing[:10]}")
     problem = tile_census(state)
     if problem is not None:  # the engine's own census agrees, or says why not
-        _fail(S.TILE_COUNT, path, why=problem)
+        _fail(_S.TILE_COUNT, path, why=problem)
 
 
 def _turns_begun(state: GameState, seat: int) -> int:
@@ -1229,35 +1226,47 @@ def _check_state(state: GameState, path: str) -> None:
     p = path
     rules, n = state.rules, state.players
     if len(state.seats) != n:
-        _fail(S.BAD_VALUE, f"{p}.seats", why=f"{len(state.seats)} seats for {n} players")
+        _fail(_S.BAD_VALUE, f"{p}.seats", why=f"{len(state.seats)} seats for {n} players")
     if state.dealer != (state.starter - 1) % n:
-        _fail(S.BAD_VALUE, f"{p}.dealer", why="the dealer sits just before the starter")
+        _fail(_S.BAD_VALUE, f"{p}.dealer", why="the dealer sits just before the starter")
     _census(state, p)
     over, turn, end = state.phase is Phase.OVER, state.pending, state.end
     # -- the phase
     if over != (end is not None):
         where = f"{p}.end" if over else f"{p}.phase"
-        _fail(S.BAD_PHASE, where, why="the phase is over exactly when the round has an end")
+        _fail(_S.BAD_PHASE, where, why="the phase is over exactly when the round has an end")
     if state.current != (state.starter + state.turn - 1) % n:
-        _fail(S.BAD_PHASE, f"{p}.current", why=f"turn {state.turn} is not this seat's")
+        _fail(_S.BAD_PHASE, f"{p}.current", why=f"turn {state.turn} is not this seat's")
     if rules.max_turns_per_round is not None and state.turn > rules.max_turns_per_round:
-        _fail(S.OUT_OF_RANGE, f"{p}.turn", value=state.turn, lo=1, hi=rules.max_turns_per_round)
+        _fail(_S.OUT_OF_RANGE, f"{p}.turn", value=state.turn, lo=1, hi=rules.max_turns_per_round)
     if state.preplay != (state.turn == 1 and not over):
-        _fail(S.BAD_PHASE, f"{p}.preplay", why="pre-play lasts until the starter's discard")
-    if state.turn == 1 and (state.row or state.table.melds):
-        where = f"{p}.row" if state.row else f"{p}.table.melds"
-        _fail(S.BAD_PHASE, where, why="nothing is played before the starter's first discard")
+        _fail(_S.BAD_PHASE, f"{p}.preplay", why="pre-play lasts until the starter's discard")
+    if state.turn == 1:
+        taken = [s for s, seat in enumerate(state.seats) if seat.has_taken]
+        early: str | None = (
+            f"{p}.row"
+            if state.row
+            else f"{p}.table.melds"
+            if state.table.melds
+            else f"{p}.seats[{taken[0]}].has_taken"
+            if taken
+            else f"{p}.announce_window"
+            if state.announce_window is not None
+            else None
+        )
+        if early is not None:
+            _fail(_S.BAD_PHASE, early, why="nothing is played before the starter's first discard")
     for s, seat in enumerate(state.seats):
         want = _turns_begun(state, s)
         if seat.turns != want:
-            _fail(S.BAD_VALUE, f"{p}.seats[{s}].turns", why=f"by turn {state.turn} it is {want}")
+            _fail(_S.BAD_VALUE, f"{p}.seats[{s}].turns", why=f"by turn {state.turn} it is {want}")
     if over:
         for key in ("pending", "announce_window"):
             if getattr(state, key) is not None:
-                _fail(S.BAD_PHASE, f"{p}.{key}", why="the round is over")
+                _fail(_S.BAD_PHASE, f"{p}.{key}", why="the round is over")
     else:
         if turn is None:
-            _fail(S.BAD_PHASE, f"{p}.pending", why="a round in play has a pending turn")
+            _fail(_S.BAD_PHASE, f"{p}.pending", why="a round in play has a pending turn")
         _check_turn(state, turn, f"{p}.pending")
     _check_window(state, p)
     _check_atu_row_exchanged(state, p)
@@ -1267,12 +1276,12 @@ def _check_state(state: GameState, path: str) -> None:
     owners = {m.owner for m in state.table.melds}
     for s, seat in enumerate(state.seats):
         if seat.opened and s not in owners:
-            _fail(S.BAD_VALUE, f"{p}.seats[{s}].opened", why="the seat has no meld on the table")
+            _fail(_S.BAD_VALUE, f"{p}.seats[{s}].opened", why="the seat has no meld on the table")
     new = turn.new_melds if turn is not None else ()
     for m, meld in enumerate(state.table.melds):
         if not state.seats[meld.owner].opened and m not in new:
             _fail(
-                S.BAD_VALUE,
+                _S.BAD_VALUE,
                 f"{p}.table.melds[{m}].owner",
                 why=f"seat {meld.owner} has not opened",
             )
@@ -1280,65 +1289,68 @@ def _check_state(state: GameState, path: str) -> None:
 
 def _check_turn(state: GameState, turn: TurnState, path: str) -> None:
     if turn.seat != state.current:
-        _fail(S.BAD_PHASE, f"{path}.seat", why="the pending turn is the current seat's")
+        _fail(_S.BAD_PHASE, f"{path}.seat", why="the pending turn is the current seat's")
     if turn.number != state.turn:
-        _fail(S.BAD_PHASE, f"{path}.number", why="the pending turn is the round's turn")
+        _fail(_S.BAD_PHASE, f"{path}.number", why="the pending turn is the round's turn")
     took = turn.took
     if state.turn == 1:
         if took is not None:
-            _fail(S.BAD_PHASE, f"{path}.took", why="the starter's first turn has no take")
+            _fail(_S.BAD_PHASE, f"{path}.took", why="the starter's first turn has no take")
         if state.phase is not Phase.ACTION:
-            _fail(S.BAD_PHASE, f"{_state_path(path)}.phase", why="turn 1 is a discard only")
+            _fail(_S.BAD_PHASE, f"{_state_path(path)}.phase", why="turn 1 is a discard only")
     elif (state.phase is Phase.TAKE) != (took is None):
         _fail(
-            S.BAD_PHASE,
+            _S.BAD_PHASE,
             f"{_state_path(path)}.phase",
             why="the phase is take exactly while the turn has no take",
         )
     seat = state.seats[state.current]
+    if took is None and turn.rack_at_start != seat.rack:
+        _fail(_S.BAD_VALUE, f"{path}.rack_at_start", why="the turn has not changed the rack yet")
     if turn.opened_before != seat.opened:
-        _fail(S.BAD_VALUE, f"{path}.opened_before", why="a seat opens only at its turn's end")
+        _fail(_S.BAD_VALUE, f"{path}.opened_before", why="a seat opens only at its turn's end")
     ob = turn.obligation
     source = _SOURCE_OF_TAKE.get(took) if took is not None else None
     if (ob.source if ob is not None else None) != source:
-        _fail(S.BAD_VALUE, f"{path}.obligation", why=f"a {took or 'missing'} take gives none")
+        _fail(_S.BAD_VALUE, f"{path}.obligation", why=f"a {took or 'missing'} take gives none")
     if ob is not None:
         if ob.rack_before_take != turn.rack_at_start:
             _fail(
-                S.BAD_VALUE,
+                _S.BAD_VALUE,
                 f"{path}.obligation.rack_before_take",
                 why="the take is the turn's first step",
             )
         if (ob.source is TakeSource.OLDER) != bool(ob.also_taken):
             _fail(
-                S.BAD_VALUE,
+                _S.BAD_VALUE,
                 f"{path}.obligation.also_taken",
                 why="only a rupere takes later discards too",
             )
         if ob.source is TakeSource.ATU and ob.picked != state.atu:
-            _fail(S.BAD_VALUE, f"{path}.obligation.picked", why="the atu was taken")
+            _fail(_S.BAD_VALUE, f"{path}.obligation.picked", why="the atu was taken")
     melds = len(state.table.melds)
     k = len(turn.new_melds)
     if turn.new_melds != tuple(range(melds - k, melds)):
-        _fail(S.BAD_VALUE, f"{path}.new_melds", why="the turn's melds are the table's last")
+        _fail(_S.BAD_VALUE, f"{path}.new_melds", why="the turn's melds are the table's last")
     if any(state.table.melds[m].owner != turn.seat for m in turn.new_melds):
-        _fail(S.BAD_VALUE, f"{path}.new_melds", why="the turn's melds are its seat's")
+        _fail(_S.BAD_VALUE, f"{path}.new_melds", why="the turn's melds are its seat's")
     placed = set(turn.placed)
     for key in ("laid_off",):
         for i, tile_id in enumerate(getattr(turn, key)):
             if tile_id not in placed:
-                _fail(S.BAD_VALUE, f"{path}.{key}[{i}]", why="a tile laid off was placed")
+                _fail(_S.BAD_VALUE, f"{path}.{key}[{i}]", why="a tile laid off was placed")
     for m in turn.new_melds:
         if not placed.issuperset(state.table.melds[m].ids):
-            _fail(S.BAD_VALUE, f"{path}.placed", why=f"meld {m}'s tiles were placed this turn")
+            _fail(_S.BAD_VALUE, f"{path}.placed", why=f"meld {m}'s tiles were placed this turn")
     for i, joker in enumerate(turn.swapped_jokers):
         if not state.table.joker(joker).swaps:
-            _fail(S.BAD_VALUE, f"{path}.swapped_jokers[{i}]", why="that joker was never swapped")
+            _fail(_S.BAD_VALUE, f"{path}.swapped_jokers[{i}]", why="that joker was never swapped")
+    # The counter also counts the steps taken back since (Game.undo keeps counting).
     moves = (took is not None) + k + len(turn.laid_off) + len(turn.swapped_jokers)
-    if turn.steps != moves:
-        _fail(S.BAD_VALUE, f"{path}.steps", why=f"the turn has made {moves} step(s)")
+    if turn.steps < moves:
+        _fail(_S.BAD_VALUE, f"{path}.steps", why=f"the turn has made {moves} step(s)")
     if took is None and (k or turn.laid_off or turn.swapped_jokers):
-        _fail(S.BAD_PHASE, f"{path}.took", why="a turn takes before it plays")
+        _fail(_S.BAD_PHASE, f"{path}.took", why="a turn takes before it plays")
 
 
 def _state_path(turn_path: str) -> str:
@@ -1351,60 +1363,60 @@ def _check_window(state: GameState, p: str) -> None:
         return
     turn = state.pending
     if window != (state.current - 1) % state.players:
-        _fail(S.BAD_PHASE, f"{p}.announce_window", why="only the last turn's seat may announce")
+        _fail(_S.BAD_PHASE, f"{p}.announce_window", why="only the last turn's seat may announce")
     if turn is None or turn.steps or turn.took is not None:
-        _fail(S.BAD_PHASE, f"{p}.announce_window", why="the next turn's first step closes it")
+        _fail(_S.BAD_PHASE, f"{p}.announce_window", why="the next turn's first step closes it")
     seat = state.seats[window]
     if seat.announced_few or len(seat.rack) > state.rules.announce_threshold:
-        _fail(S.BAD_VALUE, f"{p}.announce_window", why="that seat has nothing to announce")
+        _fail(_S.BAD_VALUE, f"{p}.announce_window", why="that seat has nothing to announce")
 
 
 def _check_atu_row_exchanged(state: GameState, p: str) -> None:
     rules = state.rules
     if state.atu in JOKER_IDS and not rules.atu_may_be_joker:
-        _fail(S.BAD_VALUE, f"{p}.atu", why="a joker turned up is put back (DEAL-03)")
+        _fail(_S.BAD_VALUE, f"{p}.atu", why="a joker turned up is put back (DEAL-03)")
     if not state.atu_face_up:
         turn, end = state.pending, state.end
         if not (
             (turn is not None and turn.took == "take_atu")
             or (end is not None and end.reason is EndReason.CLOSED)
         ):
-            _fail(S.BAD_PHASE, f"{p}.atu_face_up", why="whoever takes the atu closes at once")
+            _fail(_S.BAD_PHASE, f"{p}.atu_face_up", why="whoever takes the atu closes at once")
     if state.row_dead_first and not (rules.first_discard_dead and state.row):
-        _fail(S.BAD_VALUE, f"{p}.row_dead_first", why="there is no dead first discard")
+        _fail(_S.BAD_VALUE, f"{p}.row_dead_first", why="there is no dead first discard")
     if state.exchanged and not rules.doubles_exchange:
-        _fail(S.BAD_VALUE, f"{p}.exchanged", why="these rules have no doubles exchange")
+        _fail(_S.BAD_VALUE, f"{p}.exchanged", why="these rules have no doubles exchange")
     if len(state.exchanged) % 2:
-        _fail(S.BAD_VALUE, f"{p}.exchanged", why="doubles are exchanged in pairs")
+        _fail(_S.BAD_VALUE, f"{p}.exchanged", why="doubles are exchanged in pairs")
 
 
 def _check_end(state: GameState, end: RoundEnd, path: str) -> None:
     rules = state.rules
     if end.reason is EndReason.CLOSED:
         if end.closer != state.current:
-            _fail(S.BAD_VALUE, f"{path}.closer", why="the round closes in the closer's turn")
+            _fail(_S.BAD_VALUE, f"{path}.closer", why="the round closes in the closer's turn")
         if end.closing_tile is None:
-            _fail(S.BAD_VALUE, f"{path}.closing_tile", why="a close has a closing tile")
+            _fail(_S.BAD_VALUE, f"{path}.closing_tile", why="a close has a closing tile")
         rack = state.seats[end.closer].rack
         if rules.closing_tile_mode is ClosingTileMode.KEEP:
             if rack != (end.closing_tile,):
-                _fail(S.BAD_VALUE, f"{path}.closing_tile", why="the closer keeps it, alone")
+                _fail(_S.BAD_VALUE, f"{path}.closing_tile", why="the closer keeps it, alone")
         elif rack or not state.row or state.row[-1] != end.closing_tile:
-            _fail(S.BAD_VALUE, f"{path}.closing_tile", why="it is the last discard")
+            _fail(_S.BAD_VALUE, f"{path}.closing_tile", why="it is the last discard")
         if end.pe_tabla and not (
             rules.pe_tabla_enabled and state.seats[end.closer].declared_pe_tabla
         ):
-            _fail(S.BAD_VALUE, f"{path}.pe_tabla", why="the closer did not declare pe tablă")
+            _fail(_S.BAD_VALUE, f"{path}.pe_tabla", why="the closer did not declare pe tablă")
         return
     for key in ("closer", "closing_tile"):
         if getattr(end, key) is not None:
-            _fail(S.BAD_VALUE, f"{path}.{key}", why=f"the round ended by {end.reason.value}")
+            _fail(_S.BAD_VALUE, f"{path}.{key}", why=f"the round ended by {end.reason.value}")
     if end.pe_tabla:
-        _fail(S.BAD_VALUE, f"{path}.pe_tabla", why=f"the round ended by {end.reason.value}")
+        _fail(_S.BAD_VALUE, f"{path}.pe_tabla", why=f"the round ended by {end.reason.value}")
     if end.reason is EndReason.STOCK_EXHAUSTED and state.stock:
-        _fail(S.BAD_VALUE, f"{path}.reason", why="the stock is not empty")
+        _fail(_S.BAD_VALUE, f"{path}.reason", why="the stock is not empty")
     if end.reason is EndReason.MAX_TURNS and state.turn != rules.max_turns_per_round:
-        _fail(S.BAD_VALUE, f"{path}.reason", why="the turn cap was not reached")
+        _fail(_S.BAD_VALUE, f"{path}.reason", why="the turn cap was not reached")
 
 
 # -- reading: depth, JSON text, the record's replay -----------------------------------------
@@ -1416,7 +1428,7 @@ def _check_depth(data: object) -> None:
     while stack:
         value, depth, path = stack.pop()
         if depth > MAX_DEPTH:
-            _fail(S.TOO_DEEP, path, limit=MAX_DEPTH)
+            _fail(_S.TOO_DEEP, path, limit=MAX_DEPTH)
         if isinstance(value, dict):
             for key, item in value.items():
                 if isinstance(item, dict | list | tuple):
@@ -1465,7 +1477,7 @@ def _parse(text: object) -> Any:
     for match in _BRACKET.finditer(_JSON_STRING.sub("", text)):
         depth += 1 if match.group() in "[{" else -1
         if depth > MAX_DEPTH:
-            _fail(S.TOO_DEEP, "$", limit=MAX_DEPTH)
+            _fail(_S.TOO_DEEP, "$", limit=MAX_DEPTH)
     try:
         return json.loads(
             text,
@@ -1474,9 +1486,9 @@ def _parse(text: object) -> Any:
             object_pairs_hook=_no_duplicates,
         )
     except RecursionError:  # pragma: no cover - the scan above refuses it first
-        _fail(S.TOO_DEEP, "$", limit=MAX_DEPTH)
+        _fail(_S.TOO_DEEP, "$", limit=MAX_DEPTH)
     except (ValueError, _NotJson) as err:
-        _fail(S.NOT_JSON, "$", why=str(err)[:200])
+        _fail(_S.NOT_JSON, "$", why=str(err)[:200])
 
 
 def _header(data: object, doc: _Obj, kind: str) -> tuple[dict[str, Any], _Ctx]:
@@ -1486,21 +1498,23 @@ def _header(data: object, doc: _Obj, kind: str) -> tuple[dict[str, Any], _Ctx]:
     if not isinstance(data, dict):
         _wrong_type("$", "object", data)
     if "format_version" not in data:
-        _fail(S.MISSING_KEY, "format_version", key="format_version")
+        _fail(_S.MISSING_KEY, "format_version", key="format_version")
     version = data["format_version"]
+    if isinstance(version, _HugeInt):
+        _fail(_S.FORMAT_VERSION, "format_version", got=_show(version), expected=FORMAT_VERSION)
     if type(version) is not int:
         _wrong_type("format_version", "integer", version)
     if version != FORMAT_VERSION:
-        _fail(S.FORMAT_VERSION, "format_version", got=_show(version), expected=FORMAT_VERSION)
+        _fail(_S.FORMAT_VERSION, "format_version", got=_show(version), expected=FORMAT_VERSION)
     if "kind" not in data:
-        _fail(S.MISSING_KEY, "kind", key="kind")
+        _fail(_S.MISSING_KEY, "kind", key="kind")
     _Const(kind).read(data["kind"], "kind", _Ctx())
     doc.keys_of(data, "")
     ctx = _Ctx(_RULES.read(data["rules"], "rules", _Ctx()))
     fingerprint = _FINGERPRINT.read(data["fingerprint"], "fingerprint", ctx)
     if fingerprint != ctx.ruleset.fingerprint():
         _fail(
-            S.FINGERPRINT,
+            _S.FINGERPRINT,
             "fingerprint",
             got=fingerprint,
             expected=ctx.ruleset.fingerprint(),
@@ -1512,6 +1526,8 @@ def _read_record(data: dict[str, Any], path: str, ctx: _Ctx) -> GameRecord:
     values = {
         key: spec.read(data[key], _child(path, key), ctx) for key, spec in _RECORD_BODY.items()
     }
+    if values["dealer"] != (values["starter"] - 1) % values["players"]:
+        _fail(_S.BAD_VALUE, _child(path, "dealer"), why="the dealer sits just before the starter")
     return GameRecord(rules=ctx.ruleset, **values)
 
 
@@ -1556,17 +1572,17 @@ def _replay(
             try:
                 game.apply(steps[j])
             except IllegalStepError as err:
-                _fail(S.BAD_RECORD, f"{prefix}steps[{j}]", why=str(err), step_code=err.code.value)
+                _fail(_S.BAD_RECORD, f"{prefix}steps[{j}]", why=str(err), step_code=err.code.value)
     except InvalidStateError as err:
         where = str(err.details.get("path", "record"))
         if where.startswith("record"):
             where = prefix + where[len("record") :].lstrip(".") if prefix else where[7:] or "$"
-        if err.code is not S.BAD_RECORD:
+        if err.code is not _S.BAD_RECORD:
             raise
-        raise InvalidStateError(S.BAD_RECORD, **{**err.details, "path": where}) from None
+        raise InvalidStateError(_S.BAD_RECORD, **{**err.details, "path": where}) from None
     except Exception as err:  # an engine failure on odd but well-typed data
         _fail(
-            S.BAD_RECORD,
+            _S.BAD_RECORD,
             f"{prefix}steps",
             why=f"the engine failed replaying it ({type(err).__name__}: {str(err)[:200]})",
             engine_error=type(err).__name__,
@@ -1574,7 +1590,7 @@ def _replay(
     used = len(game.record().chance)
     if used != len(record.chance):
         _fail(
-            S.BAD_RECORD,
+            _S.BAD_RECORD,
             f"{prefix}chance[{used}]",
             why=f"{len(record.chance) - used} chance outcome(s) were never used",
         )
@@ -1632,7 +1648,7 @@ def load_game(data: Mapping[str, Any], *, automation: Automation | None = None) 
     names = _GAME_DOC.fields["names"].read(doc["names"], "names", ctx)
     fields = _STATE.read(doc["state"], "state", ctx)
     if len(names) != ctx.players:
-        _fail(S.BAD_VALUE, "names", why=f"{len(names)} names for {ctx.players} players")
+        _fail(_S.BAD_VALUE, "names", why=f"{len(names)} names for {ctx.players} players")
     fields["table"] = _table(fields["table"], "state.table", ctx.ruleset)
     state = GameState(rules=ctx.ruleset, **fields)
     _check_state(state, "state")
@@ -1644,7 +1660,7 @@ def load_game(data: Mapping[str, Any], *, automation: Automation | None = None) 
     if game.state != state:
         found = _first_difference(_STATE.dump(state), _STATE.dump(game.state), "state")
         where, value = found if found is not None else ("state", None)
-        _fail(S.BAD_VALUE, where, why=f"the record leads to {_show(value)!r} here")
+        _fail(_S.BAD_VALUE, where, why=f"the record leads to {_show(value)!r} here")
     return game
 
 

@@ -205,6 +205,10 @@ class Table:
         """Every physical tile on the table."""
         return frozenset(t for m in self.melds for t in m.ids)
 
+    def holds(self, tile_id: int) -> bool:
+        """Physical tile ``tile_id`` lies in one of the melds."""
+        return any(tile_id in m.ids for m in self.melds)
+
     def end_values(self, meld: TableMeld, rules: Ruleset) -> tuple[int, ...]:
         """The end value of each position of ``meld`` (on this table) for the seat
         credited with it: VALUE-02/03, a reused joker per VALUE-05 (a joker whose
@@ -252,8 +256,7 @@ class Table:
         :class:`ValueError` if a tile is already on the table."""
         _check_seat(owner, "owner")
         ids = _check_ids(ids)
-        on_table = self.ids()
-        if any(t in on_table for t in ids):
+        if any(self.holds(t) for t in ids):
             raise ValueError(f"a tile of {ids} is already on the table")
         tiles = [self.tile(t) for t in ids]
         meld = analyze_meld(tiles, rules)
@@ -275,7 +278,7 @@ class Table:
         are checked here; who may lay what is :mod:`remi_rules.lipire`'s business."""
         _check_seat(layer, "layer")
         (tile_id,) = _check_ids((tile_id,))
-        if tile_id in self.ids():
+        if self.holds(tile_id):
             raise ValueError(f"tile {tile_id} is already on the table")
         old = self._meld(index)
         ids = (tile_id, *old.ids) if low_end else (*old.ids, tile_id)
@@ -296,7 +299,7 @@ class Table:
         (tile_id,) = _check_ids((tile_id,))
         if joker_id not in JOKER_IDS:
             raise ValueError(f"tile {joker_id} is not a joker")
-        if tile_id in self.ids():
+        if self.holds(tile_id):
             raise ValueError(f"tile {tile_id} is already on the table")
         _check_seat(swapper, "swapper")
         old = self._meld(index)

@@ -654,32 +654,45 @@ def _end_turn(
     )
     row = state.row if closing_now and keep else (*state.row, tile)
     events: list[Event] = [] if closing_now and keep else [Discarded(state.current, tile)]
-    base = attrs.evolve(
-        state,
-        seats=_replace_seat(state, state.current, new_seat),
-        row=row,
-        row_dead_first=state.row_dead_first or (turn.number == 1 and rules.first_discard_dead),
-        preplay=False,
-    )
-    if closing_now:
-        end = RoundEnd(EndReason.CLOSED, state.current, tile, pe_tabla)
+    dead = state.row_dead_first or (turn.number == 1 and rules.first_discard_dead)
+    seats = list(state.seats)
+    seats[state.current] = new_seat
+    if closing_now or (
+        rules.max_turns_per_round is not None and state.turn >= rules.max_turns_per_round
+    ):
+        end = (
+            RoundEnd(EndReason.CLOSED, state.current, tile, pe_tabla)
+            if closing_now
+            else RoundEnd(EndReason.MAX_TURNS)
+        )
         events.append(RoundEnded(end.reason, end.closer, end.closing_tile, end.pe_tabla))
-        return _over(base, end), events
-    if rules.max_turns_per_round is not None and state.turn >= rules.max_turns_per_round:
-        end = RoundEnd(EndReason.MAX_TURNS)
-        events.append(RoundEnded(end.reason))
-        return _over(base, end), events
+        over = attrs.evolve(
+            state,
+            seats=tuple(seats),
+            row=row,
+            row_dead_first=dead,
+            preplay=False,
+            phase=Phase.OVER,
+            end=end,
+            pending=None,
+            announce_window=None,
+        )
+        return over, events
     window = (
         state.current
         if len(rack) <= rules.announce_threshold and not new_seat.announced_few
         else None
     )
     nxt = (state.current + 1) % state.players
-    nseat = base.seats[nxt]
+    nseat = seats[nxt]
     nseat = attrs.evolve(nseat, turns=nseat.turns + 1)
+    seats[nxt] = nseat
     new = attrs.evolve(
-        base,
-        seats=_replace_seat(base, nxt, nseat),
+        state,
+        seats=tuple(seats),
+        row=row,
+        row_dead_first=dead,
+        preplay=False,
         current=nxt,
         turn=state.turn + 1,
         phase=Phase.TAKE,
