@@ -1,43 +1,5 @@
-"""Conversions to and from plain data (JSON, TOML): the one place for them, on cattrs.
-
-Rulesets
-    :func:`ruleset_to_dict` / :func:`ruleset_from_dict`: every knob by name, enums
-    as their string values, ``hand_sizes`` as a list, ``closing_atu_twin_effect`` as
-    ``{"bonus": …, "mult": …}`` and ``None`` as ``null``.  Loading is strict:
-    unknown keys, missing knobs and wrong types are refused with
-    :class:`~remi_rules.InvalidRulesetError` naming the knob.
-
-House-rules files
-    ``{"base": "clasic", "overrides": {"closing_bonus": 50}}`` in JSON, or in TOML::
-
-        base = "clasic"
-
-        [overrides]
-        closing_bonus = 50
-        no_announce_penalty = "none"   # TOML has no null: "none" stands for None
-
-    :func:`loads_house_rules`, :func:`load_house_rules`, :func:`dumps_house_rules`,
-    and the dict forms :func:`house_rules_from_dict` / :func:`house_rules_to_dict`.
-
->>> from remi_rules import variants
->>> rules = loads_house_rules('{"base": "clasic", "overrides": {"closing_bonus": 50}}')
->>> rules.closing_bonus, house_rules_to_dict(rules)
-(50, {'base': 'clasic', 'overrides': {'closing_bonus': 50}})
->>> ruleset_from_dict(ruleset_to_dict(rules)) == rules
-True
-
-Games, records and views (see docs/saving.md)
-    :func:`dump_game` / :func:`load_game` (and the JSON-text forms :func:`dumps_game` /
-    :func:`loads_game`): the whole state of a round, its rules with their fingerprint,
-    the players' names and the round's record, so that a loaded game goes on and can
-    still be recorded.  :func:`dump_record` / :func:`load_record` (:func:`dumps_record`
-    / :func:`loads_record`): a :class:`~remi_rules.engine.GameRecord` (deal, steps,
-    chance outcomes).  :func:`dump_view`: what one seat may see.  Loading is strict:
-    anything wrong raises :class:`~remi_rules.errors.InvalidStateError` with a
-    :class:`~remi_rules.errors.StateErrorCode` and ``details["path"]`` naming the field
-    (``state.seats[2].rack[5]``; the document itself is ``$``).  The JSON Schemas of the
-    formats are :func:`game_schema` and :func:`record_schema` (docs/schema/).
-"""
+"""Saved games, records and views: writing, strict loading, JSON Schema (see
+:mod:`remi_rules.serde`)."""
 
 from __future__ import annotations
 
@@ -47,17 +9,12 @@ import os
 import random
 import re
 import sys
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, Literal, NoReturn
+from typing import Any, Final, NoReturn
 
 import attrs
-import cattrs
-from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
-from cattrs.gen import make_dict_structure_fn
 
-from . import variants
-from .engine import (
+from ..engine import (
     STEP_TYPES,
     AnnounceAtu,
     AnnounceFewTiles,
@@ -83,19 +40,17 @@ from .engine import (
     Undo,
     tile_census,
 )
-from .engine.transition import RandomChance
-from .errors import (
+from ..engine.transition import RandomChance
+from ..errors import (
     IllegalStepError,
     InvalidMeldError,
     InvalidRulesetError,
     InvalidStateError,
-    RulesetErrorCode,
-    RulesetTypeError,
     StateErrorCode,
 )
-from .lipire import End
-from .melds import analyze_meld
-from .ruleset import (
+from ..lipire import End
+from ..melds import analyze_meld
+from ..ruleset import (
     ClosingAtuTwinEffect,
     ClosingEffect,
     ClosingTileMode,
@@ -104,306 +59,28 @@ from .ruleset import (
     SwapReplacementCredit,
     knobs,
 )
-from .rupere import TakeObligation, TakeSource
-from .table import JokerHistory, Table, TableMeld, tile_value_of
-from .tiles import JOKER_IDS, Tile
+from ..rupere import TakeObligation, TakeSource
+from ..table import JokerHistory, Table, TableMeld, tile_value_of
+from ..tiles import JOKER_IDS, Tile
+from .rulesets import FORMAT_VERSION, ruleset_from_dict, ruleset_to_dict
 
 __all__ = [
-    "FORMAT_VERSION",
     "MAX_DEPTH",
     "SCHEMAS",
     "dump_game",
     "dump_record",
     "dump_view",
     "dumps_game",
-    "dumps_house_rules",
     "dumps_record",
     "game_schema",
-    "house_rules_from_dict",
-    "house_rules_to_dict",
     "load_game",
-    "load_house_rules",
     "load_record",
     "loads_game",
-    "loads_house_rules",
     "loads_record",
     "record_schema",
     "render_schemas",
-    "ruleset_from_dict",
-    "ruleset_to_dict",
     "write_schemas",
 ]
-
-FORMAT_VERSION: Final = 1
-"""Version of the saved formats written by this module."""
-
-HouseFormat = Literal["json", "toml"]
-
-_KNOBS: Final = tuple(f.name for f in attrs.fields(Ruleset))
-_OPTIONAL_INTS: Final = frozenset(
-    f.name for f in attrs.fields(attrs.resolve_types(Ruleset)) if f.type == int | None
-)
-
-
-class _Refused(Exception):
-    """Raised by the strict hooks; carries what was expected and what came."""
-
-    def __init__(self, expected: str, value: object) -> None:
-        super().__init__(expected)
-        self.expected = expected
-        self.value = value
-
-
-def _strict(expected: type) -> Any:
-    def hook(value: object, _: object) -> object:
-        if type(value) is not expected:
-            raise _Refused(expected.__name__, value)
-        return value
-
-    return hook
-
-
-class _NotAMember(Exception):
-    def __init__(self, value: object, cls: type[enum.Enum]) -> None:
-        super().__init__(value)
-        self.value = value
-        self.choices = ", ".join(str(m.value) for m in cls)
-
-
-def _enum_hook(value: object, cls: type[enum.Enum]) -> enum.Enum:
-    if type(value) is not str:
-        raise _Refused("str", value)
-    try:
-        return cls(value)
-    except ValueError:
-        raise _NotAMember(value, cls) from None
-
-
-def _optional_int_hook(value: object, _: object) -> int | None:
-    if value is None:
-        return None
-    if type(value) is not int:
-        raise _Refused('int | null ("none" in TOML)', value)
-    return value
-
-
-def _pair_hook(value: object, _: object) -> tuple[int, int]:
-    if not isinstance(value, list | tuple) or len(value) != 2:
-        raise _Refused("[int, int]", value)
-    a, b = value
-    if type(a) is not int or type(b) is not int:
-        raise _Refused("[int, int]", value)
-    return (a, b)
-
-
-def _make_converter() -> cattrs.Converter:
-    conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
-    conv.register_structure_hook(int, _strict(int))
-    conv.register_structure_hook(bool, _strict(bool))
-    # StrEnum comes before str in the enums' MRO, so these win over str handling.
-    conv.register_structure_hook(enum.StrEnum, _enum_hook)
-    conv.register_unstructure_hook(enum.StrEnum, lambda e: e.value)
-    nested = make_dict_structure_fn(ClosingAtuTwinEffect, conv, _cattrs_forbid_extra_keys=True)
-
-    def atu_twin_hook(value: object, cls: type[ClosingAtuTwinEffect]) -> ClosingAtuTwinEffect:
-        if not isinstance(value, Mapping):
-            raise _Refused("{bonus, mult}", value)
-        return nested(value, cls)
-
-    conv.register_structure_hook(ClosingAtuTwinEffect, atu_twin_hook)
-    conv.register_structure_hook_func(lambda t: t == int | None, _optional_int_hook)
-    conv.register_structure_hook_func(lambda t: t == tuple[int, int], _pair_hook)
-    conv.register_unstructure_hook_func(lambda t: t == tuple[int, int], list)
-
-    return conv
-
-
-_CONVERTER: Final = _make_converter()
-
-
-def ruleset_to_dict(rules: Ruleset) -> dict[str, Any]:
-    """Every knob of ``rules`` as plain JSON-ready values, in field order."""
-    if not isinstance(rules, Ruleset):
-        raise TypeError(f"expected a Ruleset, not {type(rules).__name__}")
-    data: dict[str, Any] = _CONVERTER.unstructure(rules)
-    return data
-
-
-def _translate(exc: BaseException, path: str) -> InvalidRulesetError:
-    """Turn a cattrs failure into our error, naming the knob (dotted path)."""
-    if isinstance(exc, InvalidRulesetError):
-        return exc
-    if isinstance(exc, ClassValidationError):
-        with_notes, without = exc.group_exceptions()
-        for sub, note in with_notes:
-            name = note.name
-            return _translate(sub, f"{path}.{name}" if path else name)
-        for sub in without:
-            return _translate(sub, path)
-    if isinstance(exc, ForbiddenExtraKeysError):
-        extra = sorted(exc.extra_fields)[0]
-        knob = f"{path}.{extra}" if path else extra
-        return InvalidRulesetError(RulesetErrorCode.UNKNOWN_KNOB, knob=knob)
-    if isinstance(exc, KeyError):
-        missing = exc.args[0] if exc.args else "?"
-        return InvalidRulesetError(RulesetErrorCode.MISSING_KNOB, knob=path or str(missing))
-    if isinstance(exc, _NotAMember):
-        return InvalidRulesetError(
-            RulesetErrorCode.NOT_A_CHOICE, knob=path, value=repr(exc.value), choices=exc.choices
-        )
-    if isinstance(exc, _Refused):
-        return RulesetTypeError(
-            RulesetErrorCode.WRONG_TYPE,
-            knob=path,
-            expected=exc.expected,
-            got=type(exc.value).__name__,
-        )
-    return InvalidRulesetError(RulesetErrorCode.BAD_FILE, knob=path or None, reason=str(exc))
-
-
-def _structure(data: object, cls: type[Any], path: str) -> Any:
-    if not isinstance(data, Mapping):
-        raise RulesetTypeError(
-            RulesetErrorCode.WRONG_TYPE,
-            knob=path or "<ruleset>",
-            expected="mapping",
-            got=type(data).__name__,
-        )
-    for key in data:
-        if not isinstance(key, str):
-            raise InvalidRulesetError(RulesetErrorCode.UNKNOWN_KNOB, knob=repr(key))
-    try:
-        return _CONVERTER.structure(dict(data), cls)
-    except InvalidRulesetError:
-        raise
-    except (ClassValidationError, ForbiddenExtraKeysError, KeyError, _Refused, _NotAMember) as exc:
-        raise _translate(exc, path) from None
-
-
-def ruleset_from_dict(data: Mapping[str, Any]) -> Ruleset:
-    """A :class:`~remi_rules.Ruleset` from a mapping with every knob (strict)."""
-    if not isinstance(data, Mapping):
-        _structure(data, Ruleset, "")
-    missing = [k for k in _KNOBS if k not in data]
-    if missing:
-        extra = [k for k in data if k not in _KNOBS]
-        if extra:
-            raise InvalidRulesetError(RulesetErrorCode.UNKNOWN_KNOB, knob=str(extra[0]))
-        raise InvalidRulesetError(RulesetErrorCode.MISSING_KNOB, knob=missing[0])
-    rules: Ruleset = _structure(data, Ruleset, "")
-    return rules
-
-
-# -- house-rules files ---------------------------------------------------------------------
-
-_HOUSE_KEYS: Final = frozenset({"base", "overrides"})
-
-
-def house_rules_from_dict(data: Mapping[str, Any]) -> Ruleset:
-    """The ruleset of a house-rules mapping ``{"base": NAME, "overrides": {...}}``.
-
-    ``base`` names a preset (default ``"clasic"``); ``overrides`` maps knob names to
-    values as in :func:`ruleset_to_dict` (default none).
-    """
-    if not isinstance(data, Mapping):
-        raise InvalidRulesetError(RulesetErrorCode.BAD_STRUCTURE, knob=None, key="(top level)")
-    for key in data:
-        if key not in _HOUSE_KEYS:
-            raise InvalidRulesetError(RulesetErrorCode.BAD_STRUCTURE, knob=None, key=str(key))
-    base_name = data.get("base", "clasic")
-    if not isinstance(base_name, str) or base_name not in variants.names():
-        raise InvalidRulesetError(
-            RulesetErrorCode.UNKNOWN_BASE,
-            knob=None,
-            base=str(base_name),
-            known=", ".join(variants.names()),
-        )
-    overrides = data.get("overrides", {})
-    if not isinstance(overrides, Mapping):
-        raise InvalidRulesetError(RulesetErrorCode.BAD_STRUCTURE, knob=None, key="overrides")
-    merged = ruleset_to_dict(variants.get(base_name))
-    for key, value in overrides.items():
-        if key not in merged:
-            raise InvalidRulesetError(RulesetErrorCode.UNKNOWN_KNOB, knob=str(key))
-        merged[key] = value
-    return ruleset_from_dict(merged)
-
-
-def house_rules_to_dict(rules: Ruleset, base: str = "clasic") -> dict[str, Any]:
-    """``{"base": base, "overrides": {...}}`` with only the knobs that differ from ``base``."""
-    base_dict = ruleset_to_dict(variants.get(base))
-    mine = ruleset_to_dict(rules)
-    overrides = {k: v for k, v in mine.items() if base_dict[k] != v}
-    return {"base": base, "overrides": overrides}
-
-
-def _from_toml_value(key: str, value: Any) -> Any:
-    if key in _OPTIONAL_INTS and value == "none":
-        return None
-    return value
-
-
-def _toml_value(value: Any) -> str:
-    if value is None:
-        return '"none"'
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return json.dumps(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + " }"
-    raise TypeError(f"cannot write {type(value).__name__} as TOML")  # pragma: no cover
-
-
-def loads_house_rules(text: str, format: HouseFormat = "json") -> Ruleset:
-    """The ruleset of a house-rules file's text, in ``"json"`` or ``"toml"``."""
-    if not isinstance(text, str):
-        raise TypeError(f"expected the file's text as str, not {type(text).__name__}")
-    try:
-        if format == "json":
-            data = json.loads(text)
-        elif format == "toml":
-            data = tomllib.loads(text)
-            overrides = data.get("overrides")
-            if isinstance(overrides, dict):
-                data["overrides"] = {k: _from_toml_value(k, v) for k, v in overrides.items()}
-        else:
-            raise ValueError(f"unknown format {format!r}; use 'json' or 'toml'")
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
-        raise InvalidRulesetError(
-            RulesetErrorCode.BAD_FILE, knob=None, reason=f"not valid {format.upper()}: {exc}"
-        ) from None
-    return house_rules_from_dict(data)
-
-
-def load_house_rules(path: str | os.PathLike[str]) -> Ruleset:
-    """Read a house-rules file; ``.toml`` files are TOML, anything else JSON."""
-    name = os.fspath(path)
-    fmt: HouseFormat = "toml" if name.lower().endswith(".toml") else "json"
-    try:
-        with open(name, encoding="utf-8") as fh:
-            text = fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidRulesetError(RulesetErrorCode.BAD_FILE, knob=None, reason=str(exc)) from None
-    return loads_house_rules(text, fmt)
-
-
-def dumps_house_rules(rules: Ruleset, base: str = "clasic", format: HouseFormat = "json") -> str:
-    """The house-rules file text for ``rules``: only the knobs that differ from ``base``."""
-    data = house_rules_to_dict(rules, base)
-    if format == "json":
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    if format == "toml":
-        lines = [f"base = {json.dumps(base)}", "", "[overrides]"]
-        lines += [f"{k} = {_toml_value(v)}" for k, v in data["overrides"].items()]
-        return "\n".join(lines) + "\n"
-    raise ValueError(f"unknown format {format!r}; use 'json' or 'toml'")
-
-
 # == saved games, records and views ========================================================
 #
 # One small spec per saved value (``_Obj`` and friends below) drives the three things
