@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from .games import *  # noqa: F403
 from .games import __all__ as _games_all
-from .games import main
+from .games import main as main
 from .rulesets import *  # noqa: F403
 from .rulesets import __all__ as _rulesets_all
 
