@@ -90,6 +90,36 @@ class Match:
         self._first = first
         self._deal()
 
+    @classmethod
+    def from_games(
+        cls,
+        rules: Ruleset,
+        players: int | Sequence[str],
+        config: MatchConfig,
+        games: Sequence[Game],
+        *,
+        first_starter: int,
+        seed: int | str | None = None,
+    ) -> Match:
+        """A match rebuilt from its rounds (as loaded by :func:`remi_rules.serde.load_match`);
+        later rounds are dealt with ``random.Random(seed)``."""
+        match = cls.__new__(cls)
+        match.rules = require_ruleset(rules)
+        match.config = config
+        match._rng = random.Random(seed)
+        match._players = players
+        match.players = players if isinstance(players, int) else len(players)
+        match._first = first_starter
+        match.games = list(games)
+        if not match.games:
+            raise ValueError("a match has at least one round")
+        return match
+
+    @property
+    def first_starter(self) -> int:
+        """The starter of the first round."""
+        return self._first
+
     def _deal(self) -> None:
         starter = (self._first + len(self.games)) % self.players
         self.games.append(

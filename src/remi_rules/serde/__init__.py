@@ -44,7 +44,9 @@ from __future__ import annotations
 from .games import *  # noqa: F403
 from .games import __all__ as _games_all
 from .games import main as main
+from .matches import *  # noqa: F403
+from .matches import __all__ as _matches_all
 from .rulesets import *  # noqa: F403
 from .rulesets import __all__ as _rulesets_all
 
-__all__ = [*_rulesets_all, *_games_all]
+__all__ = [*_rulesets_all, *_games_all, *_matches_all]

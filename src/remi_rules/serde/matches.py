@@ -1,0 +1,168 @@
+"""Saved matches: the ruleset, the :class:`~remi_rules.engine.MatchConfig` and every
+round as a saved game (see :mod:`remi_rules.serde`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+import attrs
+
+from ..engine import Automation, Game, Match, MatchConfig
+from ..errors import InvalidRulesetError, InvalidStateError, StateErrorCode
+from .games import dump_game, load_game
+from .rulesets import FORMAT_VERSION, ruleset_from_dict, ruleset_to_dict
+
+__all__ = ["dump_match", "load_match"]
+
+_S: Final = StateErrorCode
+_KEYS: Final = ("config", "fingerprint", "format_version", "kind", "players", "rounds", "rules")
+_CONFIG_KEYS: Final = ("automation", "first_starter", "max_rounds", "rounds", "target")
+_AUTOMATION_KEYS: Final = ("announcements", "forced_takes", "scoring")
+_MAX_ROUNDS: Final = 10_000
+
+
+def dump_match(match: Match) -> dict[str, Any]:
+    """A :class:`~remi_rules.engine.Match` as plain JSON values: the rules and their
+    fingerprint, the config (SCORE-10: a match is ours to define, so it is saved with
+    the rules), and every round as :func:`~remi_rules.serde.dump_game` writes it."""
+    if not isinstance(match, Match):
+        raise TypeError(f"expected a Match, not {type(match).__name__}")
+    cfg = match.config
+    return {
+        "kind": "match",
+        "format_version": FORMAT_VERSION,
+        "fingerprint": match.rules.fingerprint(),
+        "rules": ruleset_to_dict(match.rules),
+        "players": match.players,
+        "config": {
+            "rounds": cfg.rounds,
+            "target": cfg.target,
+            "max_rounds": cfg.max_rounds,
+            "first_starter": match.first_starter,
+            "automation": attrs.asdict(cfg.automation),
+        },
+        "rounds": [dump_game(game) for game in match.games],
+    }
+
+
+def _child(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _fail(code: StateErrorCode, path: str, **details: object) -> InvalidStateError:
+    return InvalidStateError(code, path=path, **details)
+
+
+def _keys(data: object, keys: tuple[str, ...], path: str) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise _fail(_S.WRONG_TYPE, path or "$", expected="an object", got=type(data).__name__)
+    for key in data:
+        if key not in keys:
+            raise _fail(_S.UNKNOWN_KEY, _child(path, key), key=key)
+    for key in keys:
+        if key not in data:
+            raise _fail(_S.MISSING_KEY, _child(path, key), key=key)
+    return data
+
+
+def _int(value: object, path: str, lo: int, hi: int, *, optional: bool = False) -> int | None:
+    if value is None and optional:
+        return None
+    if type(value) is not int:
+        raise _fail(_S.WRONG_TYPE, path, expected="an integer", got=type(value).__name__)
+    if not lo <= value <= hi:
+        raise _fail(_S.OUT_OF_RANGE, path, value=value, lo=lo, hi=hi)
+    return value
+
+
+def _bool(value: object, path: str) -> bool:
+    if type(value) is not bool:
+        raise _fail(_S.WRONG_TYPE, path, expected="a boolean", got=type(value).__name__)
+    return value
+
+
+def load_match(data: Mapping[str, Any], *, seed: int | str | None = None) -> Match:
+    """A :class:`~remi_rules.engine.Match` from :func:`dump_match`'s data, checked
+    strictly (every round as :func:`~remi_rules.serde.load_game` checks a game; the
+    rounds under the match's rules, the starter rotating, only the last round
+    unfinished).  Later rounds are dealt with ``random.Random(seed)``.  Raises
+    :class:`~remi_rules.errors.InvalidStateError` naming the path."""
+    doc = _keys(data, _KEYS, "")
+    if doc["kind"] != "match":
+        raise _fail(_S.BAD_VALUE, "kind", why="not a saved match")
+    if doc["format_version"] != FORMAT_VERSION or type(doc["format_version"]) is not int:
+        raise _fail(_S.FORMAT_VERSION, "format_version", got=doc["format_version"], expected=1)
+    try:
+        rules = ruleset_from_dict(doc["rules"])
+    except InvalidRulesetError as err:
+        raise _fail(_S.BAD_RULESET, "rules", why=err.message("en")) from err
+    if doc["fingerprint"] != rules.fingerprint():
+        raise _fail(
+            _S.FINGERPRINT, "fingerprint", got=doc["fingerprint"], expected=rules.fingerprint()
+        )
+    players = _int(doc["players"], "players", 2, 4)
+    assert players is not None
+    c = _keys(doc["config"], _CONFIG_KEYS, "config")
+    a = _keys(c["automation"], _AUTOMATION_KEYS, "config.automation")
+    automation = Automation(**{k: _bool(a[k], f"config.automation.{k}") for k in a})
+    first = _int(c["first_starter"], "config.first_starter", 0, players - 1)
+    assert first is not None
+    try:
+        config = MatchConfig(
+            rounds=_int(c["rounds"], "config.rounds", 1, _MAX_ROUNDS, optional=True),
+            target=_int(c["target"], "config.target", 1, 10**9, optional=True),
+            max_rounds=_int(c["max_rounds"], "config.max_rounds", 1, _MAX_ROUNDS) or 1,
+            first_starter=first,
+            automation=automation,
+        )
+    except ValueError as err:
+        raise _fail(_S.BAD_VALUE, "config", why=str(err)) from err
+    rounds = doc["rounds"]
+    if not isinstance(rounds, list) or not rounds:
+        raise _fail(
+            _S.WRONG_TYPE, "rounds", expected="a non-empty array", got=type(rounds).__name__
+        )
+    if len(rounds) > config.max_rounds and config.target is not None:
+        raise _fail(_S.BAD_VALUE, "rounds", why="more rounds than max_rounds")
+    games: list[Game] = []
+    for k, saved in enumerate(rounds):
+        path = f"rounds[{k}]"
+        try:
+            game = load_game(saved, automation=automation)
+        except InvalidStateError as err:
+            inner = str(err.details.get("path", "$")).removeprefix("$")
+            if inner and not inner.startswith((".", "[")):
+                inner = "." + inner
+            raise _fail(
+                err.code,
+                path + inner,
+                **{key: value for key, value in err.details.items() if key != "path"},
+            ) from err
+        if game.rules != rules:
+            raise _fail(_S.BAD_VALUE, f"{path}.rules", why="a round under other rules")
+        if game.state.players != players:
+            raise _fail(_S.BAD_VALUE, f"{path}.players", why="another number of players")
+        if game.state.starter != (first + k) % players:
+            raise _fail(_S.BAD_VALUE, f"{path}.state.starter", why="the starter must rotate")
+        if k < len(rounds) - 1 and not game.over:
+            raise _fail(
+                _S.BAD_PHASE, f"{path}.state.phase", why="only the last round may be unfinished"
+            )
+        games.append(game)
+    match = Match.from_games(rules, players, config, games, first_starter=first, seed=seed)
+    if len(games) > 1 and _over_before_last(match):
+        raise _fail(_S.BAD_VALUE, "rounds", why="rounds after the end of the match")
+    return match
+
+
+def _over_before_last(match: Match) -> bool:
+    """The match was already over before its last round was dealt."""
+    shorter = Match.from_games(
+        match.rules,
+        match.players,
+        match.config,
+        match.games[:-1],
+        first_starter=match.first_starter,
+    )
+    return shorter.over
