@@ -39,6 +39,7 @@ from .steps import (
     TakeLastDiscard,
     Undo,
 )
+from .transition import double_class, doubles_of
 from .view import PlayerView, PublicSeat, PublicTurn
 
 __all__ = [
@@ -77,6 +78,8 @@ __all__ = [
     "TakeLastDiscard",
     "TurnState",
     "Undo",
+    "double_class",
+    "doubles_of",
     "legal_steps",
     "play_round",
     "score_state",
