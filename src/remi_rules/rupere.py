@@ -694,18 +694,10 @@ def justifying_melds(
     never justifies a take here; see ``take_discard_may_layoff`` in
     :func:`verify_obligation`.
     """
-    require_ruleset(rules)
-    (picked,) = _ids((taken_tile_id,), "taken_tile_id")
-    rack = _ids(rack_before_take, "rack_before_take")
-    also = _ids(also_taken, "also_taken")
-    later = _ids(acquired_later, "acquired_later")
-    _distinct((picked,), rack, also, later)
-    _int(min_left, "min_left", 0)
-    held = len(rack) + 1 + len(also) + len(later)
     return tuple(
-        ids
-        for ids, _ in _justifying(picked, rack, rules, also, later, _valuer(jokers))
-        if held - len(ids) >= min_left
+        _fitting(
+            taken_tile_id, rack_before_take, rules, also_taken, acquired_later, min_left, jokers
+        )
     )
 
 
@@ -720,6 +712,23 @@ def can_justify(
     jokers: Sequence[JokerHistory] = _NO_HISTORY,
 ) -> bool:
     """True if :func:`justifying_melds` finds at least one meld."""
+    for _ in _fitting(
+        taken_tile_id, rack_before_take, rules, also_taken, acquired_later, min_left, jokers
+    ):
+        return True
+    return False
+
+
+def _fitting(
+    taken_tile_id: int,
+    rack_before_take: Sequence[int],
+    rules: Ruleset,
+    also_taken: Sequence[int],
+    acquired_later: Sequence[int],
+    min_left: int,
+    jokers: Sequence[JokerHistory],
+) -> Iterator[tuple[int, ...]]:
+    """The justifying melds that leave ``min_left`` tiles, lazily (arguments checked)."""
     require_ruleset(rules)
     (picked,) = _ids((taken_tile_id,), "taken_tile_id")
     rack = _ids(rack_before_take, "rack_before_take")
@@ -728,10 +737,9 @@ def can_justify(
     _distinct((picked,), rack, also, later)
     _int(min_left, "min_left", 0)
     held = len(rack) + 1 + len(also) + len(later)
-    return any(
-        held - len(ids) >= min_left
-        for ids, _ in _justifying(picked, rack, rules, also, later, _valuer(jokers))
-    )
+    for ids, _ in _justifying(picked, rack, rules, also, later, _valuer(jokers)):
+        if held - len(ids) >= min_left:
+            yield ids
 
 
 # -- turn plans: opening or closing with the taken tile -------------------------------------

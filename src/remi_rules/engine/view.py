@@ -218,18 +218,9 @@ class PlayerView:
                 size = pub.rack_size - len(fixed)
                 rack = (*hidden[at : at + size], *fixed)
                 at += size
-            seats.append(
-                SeatState(
-                    rack=rack,
-                    opened=pub.opened,
-                    turns=pub.turns,
-                    has_taken=pub.has_taken,
-                    announced_few=pub.announced_few,
-                    missed_announcement=pub.missed_announcement,
-                    announced_atu=pub.announced_atu,
-                    declared_pe_tabla=pub.declared_pe_tabla,
-                )
-            )
+            public = attrs.asdict(pub, recurse=False)
+            del public["rack_size"]
+            seats.append(SeatState(rack=rack, **public))
         stock = tuple(hidden[at:])
         pending: TurnState | None = None
         if self.own_turn is not None:
