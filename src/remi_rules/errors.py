@@ -917,6 +917,7 @@ class StepErrorCode(enum.StrEnum):
     ANNOUNCE_AFTER_DISCARD = "announce_after_discard"
     ALREADY_ANNOUNCED = "already_announced"
     ATU_TWIN_NOT_HELD = "atu_twin_not_held"
+    ATU_ALREADY_ANNOUNCED = "atu_already_announced"
     ATU_ANNOUNCE_TOO_LATE = "atu_announce_too_late"
     PE_TABLA_DISABLED = "pe_tabla_disabled"
     PE_TABLA_TOO_LATE = "pe_tabla_too_late"
@@ -1009,8 +1010,8 @@ MESSAGES.update(
             "The announcement is made only with at most {threshold} tiles ({rack} held).",
         ),
         StepErrorCode.ANNOUNCE_AFTER_DISCARD: (
-            "În tura ta, anunțul se face după ce arunci piesa (sau înainte să iei).",
-            "In your own turn you announce after your discard (or before you take).",
+            "În tura ta, anunțurile se fac după ce arunci piesa (sau înainte să iei).",
+            "In your own turn you announce or declare after your discard (or before you take).",
         ),
         StepErrorCode.ALREADY_ANNOUNCED: (
             "Ai anunțat deja în acest joc.",
@@ -1019,6 +1020,10 @@ MESSAGES.update(
         StepErrorCode.ATU_TWIN_NOT_HELD: (
             "Nu ai pe tablă piesa identică cu atuul.",
             "You do not hold the atu's twin.",
+        ),
+        StepErrorCode.ATU_ALREADY_ANNOUNCED: (
+            "Atuul a fost deja anunțat în acest joc.",
+            "The atu has already been announced in this round.",
         ),
         StepErrorCode.ATU_ANNOUNCE_TOO_LATE: (
             "Atuul se anunță cel târziu înainte de prima ta piesă luată.",

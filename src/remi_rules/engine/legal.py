@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from .. import lipire
 from ..errors import IllegalStepError
 from ..lipire import End
-from ..melds import MeldKind
+from ..melds import MeldKind, analyze_meld
 from ..ruleset import ClosingTileMode
 from ..rupere import _layouts  # the meld catalogue of a multiset (shared with rupere)
 from ..table import Table, TableMeld
@@ -142,6 +142,10 @@ def meld_candidates(state: GameState) -> Iterator[MeldTiles]:
     for layout in _layouts(pool, rules):
         if len(seat.rack) - len(layout) < minimum:
             continue
+        if layout[0].rank == layout[-1].rank or layout[0].is_joker or layout[-1].is_joker:
+            meld = analyze_meld(layout, rules)
+            if meld.kind is MeldKind.TERTA:
+                layout = meld.tiles  # a set in its canonical order (fixed jokers included)
         for ids in _assignments(layout, by_value):
             if ids not in seen:
                 seen.add(ids)

@@ -766,9 +766,7 @@ def _announce_few(state: GameState, step: AnnounceFewTiles) -> tuple[GameState, 
     seat = _seat_ok(state, step.seat, step)
     if seat.announced_few:
         raise _refuse(S.ALREADY_ANNOUNCED, step, seat=step.seat)
-    turn = state.pending
-    if turn is not None and turn.seat == step.seat and turn.took is not None:
-        raise _refuse(S.ANNOUNCE_AFTER_DISCARD, step)
+    _not_mid_turn(state, step, step.seat)
     threshold = state.rules.announce_threshold
     if len(seat.rack) > threshold:
         raise _refuse(S.ANNOUNCE_NOT_DUE, step, threshold=threshold, rack=len(seat.rack))
@@ -780,6 +778,14 @@ def _announce_few(state: GameState, step: AnnounceFewTiles) -> tuple[GameState, 
     return new, [Announced(step.seat, "few_tiles")]
 
 
+def _not_mid_turn(state: GameState, step: Step, seat: int) -> None:
+    """A seat announces few tiles outside its own action phase (after its discard,
+    ANNOUNCE-02, or before its take), so taking back a step never unmakes it."""
+    turn = state.pending
+    if turn is not None and turn.seat == seat and turn.took is not None:
+        raise _refuse(S.ANNOUNCE_AFTER_DISCARD, step)
+
+
 def _announce_atu(state: GameState, step: AnnounceAtu) -> tuple[GameState, list[Event]]:
     seat = _seat_ok(state, step.seat, step)
     if seat.announced_atu:
@@ -788,6 +794,20 @@ def _announce_atu(state: GameState, step: AnnounceAtu) -> tuple[GameState, list[
         raise _refuse(S.ATU_TWIN_NOT_HELD, step, seat=step.seat)
     if state.rules.atu_bonus_trigger is AtuBonusTrigger.ANNOUNCE_AT_START and seat.has_taken:
         raise _refuse(S.ATU_ANNOUNCE_TOO_LATE, step, seat=step.seat)
+    if any(other.announced_atu for other in state.seats):
+        # There is one atu twin: once it has been announced, nobody announces it again
+        # (it may have changed hands since, through the row).
+        raise _refuse(S.ATU_ALREADY_ANNOUNCED, step, seat=step.seat)
+    turn = state.pending
+    if (
+        turn is not None
+        and turn.seat == step.seat
+        and turn.obligation is not None
+        and state.atu ^ 1 in (turn.obligation.picked, *turn.obligation.also_taken)
+    ):
+        # The twin came with this turn's take from the row, which may still be taken
+        # back: it is not yet his to announce.
+        raise _refuse(S.ANNOUNCE_AFTER_DISCARD, step)
     new = attrs.evolve(
         state, seats=_replace_seat(state, step.seat, attrs.evolve(seat, announced_atu=True))
     )
