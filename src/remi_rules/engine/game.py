@@ -37,7 +37,8 @@ from .steps import (
     TakeLastDiscard,
     Undo,
 )
-from .transition import Chance, NoChance, RandomChance, ScriptedChance, apply_step, deal
+from .transition import Chance, NoChance, RandomChance, ScriptedChance, apply_step
+from .transition import deal as deal_tiles
 
 __all__ = ["Automation", "Game", "GameRecord", "score_state"]
 
@@ -216,7 +217,7 @@ class Game:
                 raise InvalidStateError(
                     StateErrorCode.TILE_COUNT, why="a deal must hold each of the ids 0-105 once"
                 )
-        state, dealt = _deal(rules, n, tuple(order), dealer, starter, chance)
+        state, dealt = deal_tiles(rules, n, order, dealer=dealer, starter=starter, chance=chance)
         events.extend(dealt)
         record = GameRecord(
             rules=rules,
@@ -239,8 +240,13 @@ class Game:
         Raises :class:`~remi_rules.InvalidStateError` (``state_bad_record``) naming the
         step that does not apply."""
         scripted = ScriptedChance(list(record.chance))
-        state, dealt = _deal(
-            record.rules, record.players, record.deal, record.dealer, record.starter, scripted
+        state, dealt = deal_tiles(
+            record.rules,
+            record.players,
+            record.deal,
+            dealer=record.dealer,
+            starter=record.starter,
+            chance=scripted,
         )
         base = GameRecord(
             rules=record.rules,
@@ -424,14 +430,3 @@ class Game:
             if step.in_turn or getattr(step, "seat", None) == seat:
                 return False
         return any(isinstance(s, Draw) for s in steps)
-
-
-def _deal(
-    rules: Ruleset,
-    players: int,
-    order: tuple[int, ...],
-    dealer: int,
-    starter: int,
-    chance: Chance,
-) -> tuple[GameState, tuple[Event, ...]]:
-    return deal(rules, players, order, dealer=dealer, starter=starter, chance=chance)

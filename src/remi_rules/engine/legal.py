@@ -14,13 +14,13 @@ import itertools
 from collections import Counter
 from collections.abc import Iterator
 
-from .. import lipire
 from ..errors import IllegalStepError
 from ..lipire import End
 from ..melds import MeldKind, analyze_meld
+from ..opening import min_rack_after_opening
 from ..ruleset import ClosingTileMode
 from ..rupere import _layouts  # the meld catalogue of a multiset (shared with rupere)
-from ..table import Table, TableMeld
+from ..table import TableMeld
 from ..tiles import JOKER_IDS, Tile
 from .state import GameState, Phase
 from .steps import (
@@ -132,7 +132,7 @@ def meld_candidates(state: GameState) -> Iterator[MeldTiles]:
     rules = state.rules
     if seat.turns == 1 and rules.first_turn_no_meld:
         return
-    minimum = 2 if _min_rack(state, seat, turn) and not rules.close_in_opening_turn else 1
+    minimum = min_rack_after_opening(rules) if _min_rack(state, seat, turn) else 1
     table = state.table
     by_value: dict[Tile, list[int]] = {}
     for i in seat.rack:
@@ -152,7 +152,7 @@ def meld_candidates(state: GameState) -> Iterator[MeldTiles]:
                 yield MeldTiles(ids)
 
 
-def _could_fit(tile: Tile, meld: TableMeld, table: Table) -> bool:
+def _could_fit(tile: Tile, meld: TableMeld) -> bool:
     """A cheap necessary condition for laying ``tile`` on ``meld`` (or swapping with it)."""
     if tile.is_joker and not tile.is_fixed_joker:
         return True
@@ -182,7 +182,7 @@ def _layoffs_and_swaps(state: GameState) -> Iterator[Step]:
     for tile_id in seat.rack:
         tile = table.tile(tile_id)
         for index, meld in enumerate(table.melds):
-            if not _could_fit(tile, meld, table):
+            if not _could_fit(tile, meld):
                 continue
             ends = (End.LOW, End.HIGH) if meld.kind is MeldKind.SUITA else (End.SET,)
             for end in ends:
@@ -191,16 +191,13 @@ def _layoffs_and_swaps(state: GameState) -> Iterator[Step]:
                     yield step
             if tile_id in JOKER_IDS:
                 continue
-            joker = lipire.joker_replaced_by(table, index, tile)
-            if joker is None:
-                # a 3-tile set's joker stands for one of two colours (JOLY-03)
-                for slot in meld.meld.jokers:
-                    if tile in slot.candidates:
-                        joker = meld.ids[slot.position]
-            if joker is not None:
-                swap = SwapJoker(tile_id, index, joker)
-                if _ok(state, swap):
-                    yield swap
+            # A joker the tile may replace (a 3-tile set's joker stands for either
+            # missing colour, JOLY-03: the swap rules decide).
+            for slot in meld.meld.jokers:
+                if tile in slot.candidates:
+                    swap = SwapJoker(tile_id, index, meld.ids[slot.position])
+                    if _ok(state, swap):
+                        yield swap
 
 
 def _ends(state: GameState) -> Iterator[Step]:

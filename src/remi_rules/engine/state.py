@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import attrs
 
-from ..ruleset import Ruleset
+from ..ruleset import Ruleset, SwappedJokerUse
 from ..rupere import TakeObligation
 from ..table import Table
 from ..tiles import JOKER_IDS
@@ -181,9 +181,9 @@ class GameState:
         starter_first = turn.number == 1
         if turn.took is None and not starter_first:
             out.append(Obligation.TAKE)
+        placed = {i for m in turn.new_melds for i in self.table.melds[m].ids}
         ob = turn.obligation
         if ob is not None:
-            placed = {i for m in turn.new_melds for i in self.table.melds[m].ids}
             if ob.picked not in placed:
                 out.append(Obligation.MELD_TAKEN_TILE)
             if ob.must_close:
@@ -198,10 +198,9 @@ class GameState:
             out.append(Obligation.CLOSE)
         if turn.opening:
             out.append(Obligation.OPENING)
-        if turn.swapped_jokers and self.rules.swapped_joker_use.value == "same_turn_new_meld":
-            placed = {i for m in turn.new_melds for i in self.table.melds[m].ids}
-            if any(j not in placed for j in turn.swapped_jokers):
-                out.append(Obligation.MELD_SWAPPED_JOKER)
+        same_turn = self.rules.swapped_joker_use is SwappedJokerUse.SAME_TURN_NEW_MELD
+        if same_turn and any(j not in placed for j in turn.swapped_jokers):
+            out.append(Obligation.MELD_SWAPPED_JOKER)
         return tuple(out)
 
 

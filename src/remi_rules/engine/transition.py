@@ -12,6 +12,7 @@ ATU-02, CLOSE-06), the doubles (DUBLE-*), the deal (DEAL-*) and the end of the r
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
@@ -113,11 +114,11 @@ class Chance(Protocol):
 class RandomChance:
     """Shuffles with a :class:`random.Random` (uniform, Fisher-Yates)."""
 
-    rng: object
+    rng: random.Random
 
     def shuffle(self, ids: tuple[int, ...]) -> tuple[int, ...]:
         out = list(ids)
-        self.rng.shuffle(out)  # type: ignore[attr-defined]
+        self.rng.shuffle(out)
         return tuple(out)
 
 
@@ -353,25 +354,31 @@ def _verify_atu_take(state: GameState, step: Step) -> None:
     if not state.atu_face_up:
         raise _refuse(S.ATU_ALREADY_TAKEN, step)
     seat = state.seats[state.current]
-    kwargs = {
-        "opened_before_this_turn": seat.opened,
-        "turn_number": seat.turns,
-        "closing_turn": True,
-        "declared_pe_tabla": seat.declared_pe_tabla,
-        "atu": state.atu,
-        "rack": seat.rack,
-        "jokers": state.table.jokers,
-    }
+
+    def verify(layable: tuple[int, ...]) -> None:
+        rupere.verify_take_atu(
+            state.rules,
+            opened_before_this_turn=seat.opened,
+            turn_number=seat.turns,
+            closing_turn=True,
+            declared_pe_tabla=seat.declared_pe_tabla,
+            atu=state.atu,
+            rack=seat.rack,
+            layable=layable,
+            jokers=state.table.jokers,
+        )
+
     try:
-        rupere.verify_take_atu(state.rules, **kwargs)  # type: ignore[arg-type]
+        verify(())
     except InvalidTakeError as err:
+        # Lay-offs may complete the close: only then is it worth listing them.
         if err.code is not TakeErrorCode.CANNOT_CLOSE or not seat.opened:
             raise _wrap(err, step) from None
         layable = _layable(state, seat.rack, state.current)
         if not layable:
             raise _wrap(err, step) from None
         try:
-            rupere.verify_take_atu(state.rules, layable=layable, **kwargs)  # type: ignore[arg-type]
+            verify(layable)
         except InvalidTakeError as err2:
             raise _wrap(err2, step) from None
 
@@ -622,9 +629,13 @@ def verify_turn_end(state: GameState, step: Step, *, closing_now: bool) -> bool:
                 pe_tabla=pe_tabla,
                 declared_pe_tabla=seat.declared_pe_tabla and rules.pe_tabla_enabled,
             )
-    except (InvalidTakeError, InvalidOpeningError, InvalidSwapError, InvalidClosingError) as err:
-        raise _wrap(err, step) from None
-    except InvalidMeldError as err:
+    except (
+        InvalidTakeError,
+        InvalidOpeningError,
+        InvalidSwapError,
+        InvalidClosingError,
+        InvalidMeldError,
+    ) as err:
         raise _wrap(err, step) from None
     return declares
 
@@ -711,7 +722,6 @@ def _end_turn(
 
 def _any_row_take(state: GameState) -> bool:
     """END-01: can the current player take anything from the row or the atu?"""
-    seat = state.seats[state.current]
     probe = TakeLastDiscard()
     for index in range(len(state.row)):
         try:
@@ -725,7 +735,6 @@ def _any_row_take(state: GameState) -> bool:
         except IllegalStepError:
             return False
         return True
-    del seat
     return False
 
 
