@@ -23,6 +23,7 @@ from remi_rules.errors import (
     ClosingErrorCode,
     IllegalStepError,
     InvalidClosingError,
+    InvalidHandError,
     InvalidLayoffError,
     InvalidMeldError,
     InvalidOpeningError,
@@ -39,6 +40,7 @@ from remi_rules.errors import (
     RulesetErrorCode,
     RulesetTypeError,
     ScoringErrorCode,
+    SolverErrorCode,
     StateErrorCode,
     StepErrorCode,
     SwapErrorCode,
@@ -82,6 +84,7 @@ CLASS_OF_ENUM: dict[type[enum.StrEnum], tuple[type[RemiError], ...]] = {
     VariantErrorCode: (UnknownVariantError,),
     StepErrorCode: (IllegalStepError,),
     StateErrorCode: (InvalidStateError,),
+    SolverErrorCode: (InvalidHandError,),
 }
 
 CLASS_CODE_CASES = [

@@ -14,6 +14,7 @@ from .errors import (
     ClosingErrorCode,
     IllegalStepError,
     InvalidClosingError,
+    InvalidHandError,
     InvalidLayoffError,
     InvalidMeldError,
     InvalidOpeningError,
@@ -30,6 +31,7 @@ from .errors import (
     RulesetErrorCode,
     RulesetTypeError,
     ScoringErrorCode,
+    SolverErrorCode,
     StateErrorCode,
     StepErrorCode,
     SwapErrorCode,
@@ -75,6 +77,7 @@ from .ruleset import (
     TieRule,
 )
 from .scoring import RoundResult, SeatEnd, SeatResult, score_round
+from .solver import Objective, Solution, best_melds, best_opening
 from .tiles import (
     FULL_SET,
     JOKER,
@@ -105,6 +108,7 @@ __all__ = [
     "DoublesExchangeUnit",
     "IllegalStepError",
     "InvalidClosingError",
+    "InvalidHandError",
     "InvalidLayoffError",
     "InvalidMeldError",
     "InvalidOpeningError",
@@ -121,6 +125,7 @@ __all__ = [
     "MeldErrorCode",
     "MeldKind",
     "MultiplierStacking",
+    "Objective",
     "OpeningComposition",
     "OpeningErrorCode",
     "PeTablaDeclareBy",
@@ -134,6 +139,8 @@ __all__ = [
     "ScoringErrorCode",
     "SeatEnd",
     "SeatResult",
+    "Solution",
+    "SolverErrorCode",
     "StarterRotation",
     "StateErrorCode",
     "StepErrorCode",
@@ -153,6 +160,8 @@ __all__ = [
     "__version__",
     "analyze_meld",
     "arrange_meld",
+    "best_melds",
+    "best_opening",
     "check_opening",
     "could_become_meld",
     "ids_of",

@@ -24,6 +24,7 @@ __all__ = [
     "ClosingErrorCode",
     "IllegalStepError",
     "InvalidClosingError",
+    "InvalidHandError",
     "InvalidLayoffError",
     "InvalidMeldError",
     "InvalidOpeningError",
@@ -40,6 +41,7 @@ __all__ = [
     "RulesetErrorCode",
     "RulesetTypeError",
     "ScoringErrorCode",
+    "SolverErrorCode",
     "StateErrorCode",
     "StepErrorCode",
     "SwapErrorCode",
@@ -1191,6 +1193,54 @@ class InvalidStateError(RemiError, ValueError):
     (``state.seats[2].rack[5]``)."""
 
     code: StateErrorCode
+
+
+# -- the solver ------------------------------------------------------------------------
+
+
+class SolverErrorCode(enum.StrEnum):
+    """Why the solver (:func:`~remi_rules.best_melds`, :func:`~remi_rules.best_opening`)
+    refused a hand or its options."""
+
+    TOO_MANY_TILES = "hand_too_many_tiles"
+    TOO_MANY_COPIES = "hand_too_many_copies"
+    TOO_MANY_JOKERS = "hand_too_many_jokers"
+    UNKNOWN_OBJECTIVE = "hand_unknown_objective"
+    BAD_MIN_LEFTOVER = "hand_bad_min_leftover"
+
+
+MESSAGES.update(
+    {
+        SolverErrorCode.TOO_MANY_TILES: (
+            "Mâna are {count} piese; soluționarea primește cel mult {limit}.",
+            "The hand holds {count} tiles; the solver takes at most {limit}.",
+        ),
+        SolverErrorCode.TOO_MANY_COPIES: (
+            "Mâna are {count} piese {tile}, dar setul are doar {limit}.",
+            "The hand holds {count} copies of {tile}, but the set has only {limit}.",
+        ),
+        SolverErrorCode.TOO_MANY_JOKERS: (
+            "Mâna are {count} jokeri, dar setul are doar {limit}.",
+            "The hand holds {count} jokers, but the set has only {limit}.",
+        ),
+        SolverErrorCode.UNKNOWN_OBJECTIVE: (
+            "Obiectiv necunoscut „{objective}”: se poate cere {known}.",
+            "Unknown objective '{objective}': use one of {known}.",
+        ),
+        SolverErrorCode.BAD_MIN_LEFTOVER: (
+            "Nu se pot păstra {min_leftover} piese dintr-o mână de {count}.",
+            "Cannot keep {min_leftover} tiles back from a hand of {count}.",
+        ),
+    }
+)
+
+
+class InvalidHandError(RemiError, ValueError):
+    """The solver was given a hand that cannot exist (more than 30 tiles, more copies
+    of a tile than the set holds) or options it does not know.  ``code`` is a
+    :class:`SolverErrorCode`; ``details`` names the tile, the count and the limit."""
+
+    code: SolverErrorCode
 
 
 def all_codes() -> tuple[enum.StrEnum, ...]:

@@ -1,0 +1,495 @@
+"""The exact partition of a hand into melds: the engine behind :mod:`remi_rules.solver`.
+
+Rules: MELD-01 … MELD-06 (which groups are melds), VALUE-01 (their points), OPEN-02 …
+OPEN-04 (the constraints of a first etalare).  Everything here is a pure function of a
+multiset of tile values and a :class:`~remi_rules.Ruleset`; the public, validated API
+is :func:`remi_rules.best_melds` and :func:`remi_rules.best_opening`.
+
+The method (docs/solver.md has the long version):
+
+* Tiles are *fields* in the solver's order, rank first (``1R 1G 1A 1N 2R …``), then
+  the free joker, then fixed jokers (*joker întors*) by the tile they stand for.
+* :func:`catalogue` lists every valid meld inside the hand (a joker in every slot it
+  may fill), with its points; melds using exactly the same tiles are merged, keeping
+  the better one.
+* :func:`solve` is a memoised recursion on the tiles still unplaced: the lowest one
+  is either left over or placed in one of the melds that hold it (all its other tiles
+  are higher).  The recursion visits each reachable remainder once, so it is exact;
+  nothing is cut on a budget.  A remainder is an ``int`` with three bits per field
+  (two for the count, one guard bit), so "does this meld fit" is one subtraction.
+* Ties are broken inside the recursion: placing the lowest tile beats leaving it,
+  and among the melds that hold it the one with the smallest notation wins.  That
+  yields, among the optimal splits, the one whose melds, sorted, compare smallest
+  (see :func:`solution_key`), without enumerating the optimal splits.
+
+Constraints (the opening's composition and minimum, tiles that must stay on the
+rack) become a few more bits of the memo key.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Sequence
+from typing import Final, NamedTuple
+
+from .ruleset import Ruleset
+from .tiles import JOKER, Color, Tile
+
+__all__ = [
+    "FREE_JOKER",
+    "NEED_ACE_SET",
+    "NEED_RUN",
+    "NEED_SET",
+    "Candidate",
+    "Constraints",
+    "catalogue",
+    "counts_of",
+    "field_of",
+    "solution_key",
+    "solve",
+    "tile_of_field",
+]
+
+REAL_FIELDS: Final = 52
+"""Fields 0–51 are the numbered tiles: ``(rank - 1) * 4 + colour``."""
+FREE_JOKER: Final = 52
+"""The field of the free joker."""
+_FIXED0: Final = 53
+"""Field ``53 + f`` is a fixed joker standing for the tile of field ``f``."""
+NFIELDS: Final = 105
+
+NEED_RUN: Final = 1
+NEED_SET: Final = 2
+NEED_ACE_SET: Final = 4
+
+_COLORS: Final = tuple(Color)
+_TILES: Final = tuple(
+    [Tile(f // 4 + 1, _COLORS[f % 4]) for f in range(REAL_FIELDS)]
+    + [JOKER]
+    + [Tile(fixed_as=Tile(f // 4 + 1, _COLORS[f % 4])) for f in range(REAL_FIELDS)]
+)
+
+
+def field_of(tile: Tile) -> int:
+    """The solver's field of ``tile`` (its place in the solver's notation order)."""
+    rank, color = tile.rank, tile.color
+    if rank is not None and color is not None:
+        return (rank - 1) * 4 + color.index
+    fixed = tile.fixed_as
+    if fixed is None:
+        return FREE_JOKER
+    assert fixed.rank is not None and fixed.color is not None
+    return _FIXED0 + (fixed.rank - 1) * 4 + fixed.color.index
+
+
+def tile_of_field(field: int) -> Tile:
+    """The tile value of a field (the inverse of :func:`field_of`)."""
+    return _TILES[field]
+
+
+_FIELD_BY_CODE: Final = {t._code: field_of(t) for t in _TILES}
+
+
+def counts_of(tiles: Iterable[Tile]) -> list[int]:
+    """The hand as 105 counts, one per field."""
+    counts = [0] * NFIELDS
+    by_code = _FIELD_BY_CODE
+    for tile in tiles:
+        counts[by_code[tile._code]] += 1
+    return counts
+
+
+class Candidate(NamedTuple):
+    """One meld the hand can form."""
+
+    fields: tuple[int, ...]
+    """Its tiles' fields in table order (a run ascending, a set R G A N then jokers)."""
+    key: tuple[tuple[int, ...], tuple[int, ...]]
+    """Its notation order: the sorted fields, then the table-order fields."""
+    points: int
+    """VALUE-01, each joker worth what it stands for."""
+    is_run: bool
+    ace_set: bool
+    """A set of aces that may open alone (OPEN-04)."""
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        return tuple(_TILES[f] for f in self.fields)
+
+
+_RUN_FIELDS: Final = tuple((0, *(((p - 1) % 13) * 4 + c for p in range(1, 15))) for c in range(4))
+"""``_RUN_FIELDS[c][p]``: the field at run position ``p`` (1–14; 14 is the high ace)."""
+_PREFIX: Final = tuple(sum(10 if q >= 10 else 5 for q in range(1, p + 1)) for p in range(15))
+"""``_PREFIX[p]``: the points of run positions 1..p (VALUE-01: 5 up to 9, 10 from 10)."""
+
+
+def _run(acc: tuple[int, ...], points: int, plain: bool) -> Candidate:
+    key = (acc, acc) if plain else (tuple(sorted(acc)), acc)
+    return Candidate(acc, key, points, True, False)
+
+
+def _run_candidates(counts: Sequence[int], rules: Ruleset, out: list[Candidate], maxj: int) -> None:
+    per = rules.real_tiles_per_joker
+    adjacent = rules.jokers_may_be_adjacent
+    free = counts[FREE_JOKER]
+    top = 14 if rules.ace_high_run else 13
+    for c in range(4):
+        fields = _RUN_FIELDS[c]
+        real = [False, *(counts[fields[p]] > 0 for p in range(1, 15)), False]
+        if sum(real) < 3 - maxj:
+            continue
+        if not maxj:
+            # No jokers: every window of three or more consecutive held positions.
+            for lo in range(1, top - 1):
+                if not real[lo]:
+                    continue
+                for hi in range(lo + 2, min(top, lo + 12) + 1):
+                    if not (real[hi] and real[hi - 1] and real[hi - 2]):
+                        break
+                    acc = fields[lo : hi + 1]
+                    out.append(_run(acc, _PREFIX[hi] - _PREFIX[lo - 1], hi < 14))
+            continue
+        fixed = [False, *(counts[_FIXED0 + fields[p]] > 0 for p in range(1, 15))]
+        for lo in range(1, top - 1):
+            # Partial runs from lo: (fields, jokers, free jokers used, last was a joker).
+            partial: list[tuple[tuple[int, ...], int, int, bool]] = [((), 0, 0, False)]
+            for hi in range(lo, min(top, lo + 12) + 1):
+                f = fields[hi]
+                grown: list[tuple[tuple[int, ...], int, int, bool]] = []
+                for acc, nj, nf, last in partial:
+                    if real[hi]:
+                        grown.append(((*acc, f), nj, nf, False))
+                    if nj < maxj and (adjacent or not last):
+                        if nf < free:
+                            grown.append(((*acc, FREE_JOKER), nj + 1, nf + 1, True))
+                        if fixed[hi]:
+                            grown.append(((*acc, _FIXED0 + f), nj + 1, nf, True))
+                if not grown:
+                    break
+                partial = grown
+                n = hi - lo + 1
+                if n < 3:
+                    continue
+                points = _PREFIX[hi] - _PREFIX[lo - 1]
+                for acc, nj, _, _ in partial:
+                    if n - nj >= per * nj and nj < n:
+                        out.append(_run(acc, points, not nj and hi < 14))
+
+
+def _set_candidates(counts: Sequence[int], rules: Ruleset, out: list[Candidate], maxj: int) -> None:
+    per = rules.real_tiles_per_joker
+    free = min(counts[FREE_JOKER], maxj)
+    ace_joker_ok = rules.opening_ace_set_joker_ok
+    for rank in range(1, 14):
+        base = (rank - 1) * 4
+        reals = [c for c in range(4) if counts[base + c]]
+        if len(reals) + maxj < 3:
+            continue
+        fixed = [c for c in range(4) if counts[_FIXED0 + base + c]] if maxj else []
+        value = 25 if rank == 1 else 10 if rank >= 10 else 5
+        for k in range(max(1, per), len(reals) + 1):
+            for chosen in itertools.combinations(reals, k):
+                real_fields = tuple(base + c for c in chosen)
+                if not maxj:
+                    if k >= 3:
+                        out.append(
+                            Candidate(
+                                real_fields, (real_fields, real_fields), value * k, False, rank == 1
+                            )
+                        )
+                    continue
+                spare = [c for c in fixed if c not in chosen]
+                for nf in range(free + 1):
+                    for kf in range(min(len(spare), maxj - nf) + 1):
+                        n = k + nf + kf
+                        nj = nf + kf
+                        if not 3 <= n <= 4 or k < per * nj:
+                            continue
+                        for fx in itertools.combinations(spare, kf):
+                            acc = (
+                                *real_fields,
+                                *(FREE_JOKER,) * nf,
+                                *(_FIXED0 + base + c for c in fx),
+                            )
+                            ace = rank == 1 and (k >= 3 or ace_joker_ok)
+                            out.append(Candidate(acc, (acc, acc), value * n, False, ace))
+
+
+def catalogue(counts: Sequence[int], rules: Ruleset) -> list[Candidate]:
+    """Every valid meld whose tiles are inside the hand ``counts`` (105 fields).
+
+    A joker goes in every slot it may fill, including the slot of a tile the hand
+    holds (that tile may be wanted elsewhere); fixed jokers only where their tile
+    would go (JOLY-05).  Runs come first, then sets; the order is not significant."""
+    jokers = sum(counts[FREE_JOKER:])
+    maxj = min(2, jokers)
+    out: list[Candidate] = []
+    _run_candidates(counts, rules, out, maxj)
+    _set_candidates(counts, rules, out, maxj)
+    return out
+
+
+_LAST: Final = ((NFIELDS * 9,), ())
+"""Greater than every meld's key: the end of a split in :func:`solution_key`."""
+
+
+def solution_key(melds: Iterable[Candidate]) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """The notation order of a split, as a tuple where smaller is better: its melds'
+    keys, sorted, then an end marker greater than any meld.  Of two splits, the one
+    holding the smallest meld that the other lacks is the smaller (a split that runs
+    out of melds first is the larger at that point)."""
+    return (*sorted(m.key for m in melds), _LAST)
+
+
+class Constraints(NamedTuple):
+    """What a split must satisfy besides being made of valid melds."""
+
+    need: int = 0
+    """``NEED_RUN | NEED_SET | NEED_ACE_SET``: kinds of meld the split must hold."""
+    allow_runs: bool = True
+    """False: no run at all (the ace-set exception, OPEN-04)."""
+    min_leftover: int = 0
+    """Tiles that must stay unmelded (TURN-07, OPEN-08)."""
+    min_points: int = 0
+    """Points the split must reach (OPEN-02); a split below it is infeasible."""
+    max_sets: int | None = None
+    """At most this many sets (OPEN-04: the ace set opens alone)."""
+
+
+_NO_CONSTRAINTS: Final = Constraints()
+_UNIT: Final = tuple(1 << (3 * i) for i in range(NFIELDS + 1))
+_GUARD: Final = tuple(sum(4 << (3 * i) for i in range(n)) for n in range(NFIELDS + 1))
+_REAL: Final = tuple(sum(3 << (3 * i) for i in range(n)) for n in range(REAL_FIELDS + 1))
+_INFEASIBLE: Final = -(1 << 62)
+
+
+class _Prepared(NamedTuple):
+    """A catalogue compiled for one hand: fields compacted to the hand's own."""
+
+    unit: tuple[int, ...]
+    """``unit[i]``: one tile of compact field ``i``."""
+    guard: int
+    real: int
+    start: int
+    by_low: tuple[tuple[tuple[int, int, int, int], ...], ...]
+    """Per compact real field: (mask, value, points, index) of the melds whose lowest
+    tile it is, in notation order."""
+    melds: tuple[Candidate, ...]
+    joker_slots: tuple[int, ...]
+    """Compact joker fields (for counting leftover jokers)."""
+
+
+def _prepare(
+    counts: Sequence[int],
+    rules: Ruleset,
+    tiles_objective: bool,
+    constraints: Constraints,
+    extra: Callable[[int], int] | None,
+) -> _Prepared:
+    present = [f for f, k in enumerate(counts) if k]
+    compact = {f: i for i, f in enumerate(present)}
+    width = len(present)
+    unit = _UNIT[:width]
+    guard = _GUARD[width]
+    nreal = sum(1 for f in present if f < REAL_FIELDS)
+    real = _REAL[nreal]
+    start = 0
+    for f in present:
+        start += unit[compact[f]] * counts[f]
+    # Melds of the same tiles: keep the better one; of equals, the smaller notation.
+    # (A run and a set never share their tiles, and sets of one rank are all ace sets
+    # or none, so the kept meld serves the same constraints.)  When the points are a
+    # constraint of a tiles objective, melds of the same tiles but other points differ
+    # in what they make feasible, so they are merged only with equal points.
+    by_points = tiles_objective and constraints.min_points > 0
+    best: dict[tuple[int, int], tuple[int, Candidate]] = {}
+    for cand in catalogue(counts, rules):
+        if cand.is_run and not constraints.allow_runs:
+            continue
+        mask = 0
+        for f in cand.fields:
+            mask += unit[compact[f]]
+        value = len(cand.fields) if tiles_objective else cand.points * 64 + len(cand.fields)
+        slot = (mask, cand.points if by_points else 0)
+        seen = best.get(slot)
+        if seen is None or value > seen[0] or (value == seen[0] and cand.key < seen[1].key):
+            best[slot] = (value, cand)
+    melds: list[Candidate] = []
+    lists: list[list[tuple[tuple[tuple[int, ...], tuple[int, ...]], int, int, int, int]]] = [
+        [] for _ in range(nreal)
+    ]
+    for (mask, _), (value, cand) in best.items():
+        low = compact[min(f for f in cand.fields if f < REAL_FIELDS)]
+        lists[low].append((cand.key, mask, value, cand.points, len(melds)))
+        melds.append(cand)
+    if extra is not None:
+        # Singleton options (a tile laid off elsewhere), worth extra(field) each.
+        for f in present[:nreal]:
+            gain = extra(f)
+            if gain:
+                lists[compact[f]].append((_LAST, unit[compact[f]], gain, 0, -1))
+    for group in lists:
+        if len(group) > 1:
+            group.sort()
+    by_low = tuple(
+        tuple((mask, value, points, index) for _, mask, value, points, index in group)
+        for group in lists
+    )
+    jokers = tuple(compact[f] for f in present if f >= REAL_FIELDS)
+    return _Prepared(unit, guard, real, start, by_low, tuple(melds), jokers)
+
+
+def solve(
+    counts: Sequence[int],
+    rules: Ruleset,
+    *,
+    tiles_objective: bool = False,
+    constraints: Constraints = _NO_CONSTRAINTS,
+    extra: Callable[[int], int] | None = None,
+) -> tuple[int, tuple[Candidate, ...]] | None:
+    """The best split of the hand ``counts`` (105 fields) into melds.
+
+    Maximises the points (VALUE-01) and then the tiles placed, or with
+    ``tiles_objective`` the tiles placed; ties go to the smaller notation (the module
+    docstring).  Returns ``(value, melds)`` where ``value`` is ``points * 64 + tiles``
+    (or ``tiles``), or ``None`` when no split meets ``constraints``.  ``extra(field)``
+    (optional) lets a tile be placed on its own for that value (a lay-off; such
+    placements are not returned as melds)."""
+    prep = _prepare(counts, rules, tiles_objective, constraints, extra)
+    if constraints == _NO_CONSTRAINTS:
+        value, path = _solve_plain(prep)
+    else:
+        found = _solve_constrained(prep, constraints, tiles_objective)
+        if found is None:
+            return None
+        value, path = found
+    return value, tuple(prep.melds[i] for i in path if i >= 0)
+
+
+def _solve_plain(prep: _Prepared) -> tuple[int, list[int]]:
+    unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
+    memo: dict[int, int] = {}
+
+    def best(s: int) -> int:
+        x = s & real
+        while x:
+            low = ((x & -x).bit_length() - 1) // 3
+            options = by_low[low]
+            if options:
+                break
+            s -= unit[low]  # a tile no meld holds is left over
+            x = s & real
+        else:
+            return 0
+        found = memo.get(s)
+        if found is not None:
+            return found
+        top = best(s - unit[low])
+        sg = s | guard
+        for mask, value, _, _ in options:
+            if (sg - mask) & guard == guard:
+                v = value + best(s - mask)
+                if v > top:
+                    top = v
+        memo[s] = top
+        return top
+
+    # The recursion is at most one level per tile (a hand holds at most 106).
+    total = best(prep.start)
+    path: list[int] = []
+    s = prep.start
+    while s & real:
+        x = s & real
+        low = ((x & -x).bit_length() - 1) // 3
+        target = best(s)
+        sg = s | guard
+        for mask, value, _, index in by_low[low]:
+            if (sg - mask) & guard == guard and value + best(s - mask) == target:
+                path.append(index)
+                s -= mask
+                break
+        else:
+            s -= unit[low]
+    return total, path
+
+
+def _solve_constrained(
+    prep: _Prepared, constraints: Constraints, tiles_objective: bool
+) -> tuple[int, list[int]] | None:
+    unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
+    melds = prep.melds
+    jokers = prep.joker_slots
+    min_points = constraints.min_points
+    # The points still needed ride in the memo key only when they are not implied by
+    # maximising points (the tiles objective); else they are checked at the end.
+    track_points = tiles_objective and min_points > 0
+    # Per meld index (the last entry serves index -1, a lay-off): the kinds it
+    # provides, and whether it counts against max_sets (only tracked when limited).
+    limited = constraints.max_sets is not None
+    max_sets = constraints.max_sets if constraints.max_sets is not None else 0
+    kinds = [
+        *((NEED_RUN if m.is_run else NEED_SET) | (NEED_ACE_SET if m.ace_set else 0) for m in melds),
+        0,
+    ]
+    counted = [*(int(limited and not m.is_run) for m in melds), 0]
+    shift = 3 * len(unit) + 3
+    memo: dict[int, int] = {}
+
+    def leftover_jokers(s: int) -> int:
+        return sum((s >> (3 * j)) & 3 for j in jokers)
+
+    def best(s: int, need: int, keep: int, points: int, sets: int) -> int:
+        x = s & real
+        if not x:
+            if need or points > 0 or leftover_jokers(s) < keep:
+                return _INFEASIBLE
+            return 0
+        key = s | (need | keep << 3 | points << 8 | sets << 20) << shift
+        found = memo.get(key)
+        if found is not None:
+            return found
+        low = ((x & -x).bit_length() - 1) // 3
+        top = best(s - unit[low], need, keep - 1 if keep else 0, points, sets)
+        sg = s | guard
+        for mask, value, pts, index in by_low[low]:
+            if (sg - mask) & guard == guard:
+                more = sets + counted[index]
+                if more > max_sets:
+                    continue
+                left = points - pts if points > pts else 0
+                v = value + best(s - mask, need & ~kinds[index], keep, left, more)
+                if v > top:
+                    top = v
+        memo[key] = top
+        return top
+
+    need0 = constraints.need
+    keep0 = constraints.min_leftover
+    pts0 = min_points if track_points else 0
+    total = best(prep.start, need0, keep0, pts0, 0)
+    if total < 0:
+        return None
+    path: list[int] = []
+    s, need, keep, points, sets = prep.start, need0, keep0, pts0, 0
+    while s & real:
+        x = s & real
+        low = ((x & -x).bit_length() - 1) // 3
+        target = best(s, need, keep, points, sets)
+        sg = s | guard
+        for mask, value, pts, index in by_low[low]:
+            if (sg - mask) & guard != guard:
+                continue
+            more = sets + counted[index]
+            if more > max_sets:
+                continue
+            left = points - pts if points > pts else 0
+            if value + best(s - mask, need & ~kinds[index], keep, left, more) == target:
+                path.append(index)
+                s, need, points, sets = s - mask, need & ~kinds[index], left, more
+                break
+        else:
+            s -= unit[low]
+            keep = keep - 1 if keep else 0
+    if not tiles_objective and min_points and total // 64 < min_points:
+        return None
+    return total, path
