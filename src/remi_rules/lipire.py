@@ -53,6 +53,7 @@ __all__ = [
     "layoff_credit",
     "layoff_credits",
     "layoff_options",
+    "might_fit",
     "verify_lay_off",
 ]
 
@@ -144,6 +145,25 @@ def _reused_joker_3set(table: Table, meld: TableMeld, rules: Ruleset) -> bool:
     return any(
         table.joker(meld.ids[p]).state(rules) is JokerState.REUSED for p in meld.joker_positions()
     )
+
+
+def might_fit(tile: Tile, meld: TableMeld) -> bool:
+    """A cheap necessary condition for laying ``tile`` on ``meld``, or for swapping it
+    for one of the meld's jokers: a free joker may fit anywhere; a numbered tile (or a
+    fixed joker, as its tile) only at the rank of a set, or in a run's colour at one
+    of its ends, as a high ace, or where a joker stands for it.  The rules themselves
+    are :func:`verify_lay_off` and :func:`remi_rules.joly.verify_swap`."""
+    if tile.is_joker and not tile.is_fixed_joker:
+        return True
+    acts = tile.acts_as
+    assert acts is not None
+    info = meld.meld
+    if meld.kind is MeldKind.TERTA:
+        return acts.rank == info.low
+    if acts.color is not info.color:
+        return False
+    high = info.low + len(meld.ids) - 1
+    return acts.rank in (info.low - 1, high + 1, 1) or any(s.tile == acts for s in info.jokers)
 
 
 def verify_lay_off(

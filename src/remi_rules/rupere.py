@@ -36,10 +36,12 @@ from typing import Final
 
 import attrs
 
-from .errors import InvalidMeldError, InvalidOpeningError, InvalidTakeError, TakeErrorCode
+from . import partition
+from .errors import InvalidMeldError, InvalidTakeError, TakeErrorCode
 from .melds import Meld, analyze_meld, arrange_meld, is_valid_meld
-from .opening import check_opening, min_rack_after_opening
+from .opening import min_rack_after_opening
 from .ruleset import AtuFaceUpTakeable, Ruleset, require_ruleset
+from .solver import opening_classes, opening_split
 from .table import JokerHistory, tile_value_of
 from .tiles import JOKER, Color, Tile, tile_of, tiles_str
 
@@ -653,8 +655,19 @@ def _justifying(
     extra = also_taken + acquired_later
     # Prefer ids that count as own tiles (jokers last unless they count).
     pool_ids = (rack, extra) if predate else (rack + extra,)
-    values = Counter(value(i) for i in (picked, *rack, *extra))
     picked_value = value(picked)
+    values = Counter(value(i) for i in (picked, *rack, *extra))
+    acts = picked_value.acts_as
+    if acts is not None:
+        # A meld holding the picked tile is a run of its colour or a set of its rank:
+        # only those tiles (and free jokers) can be in it.
+        values = Counter(
+            {
+                t: n
+                for t, n in values.items()
+                if t.acts_as is None or t.acts_as.color is acts.color or t.acts_as.rank == acts.rank
+            }
+        )
     seen: set[tuple[int, ...]] = set()
     for layout in _layouts(values, rules):
         if picked_value not in layout:
@@ -745,36 +758,19 @@ def _fitting(
 # -- turn plans: opening or closing with the taken tile -------------------------------------
 
 
-def _collections(
-    pool: Counter[Tile], layouts: list[tuple[Tile, ...]], start: int = 0
-) -> Iterator[list[tuple[Tile, ...]]]:
-    """Every collection of disjoint melds (from ``layouts``) inside ``pool``, the empty
-    one first."""
-    yield []
-    for k in range(start, len(layouts)):
-        layout = layouts[k]
-        need = Counter(layout)
-        if all(pool[t] >= c for t, c in need.items()):
-            rest = pool - need
-            for more in _collections(rest, layouts, k):
-                yield [layout, *more]
-
-
-def _plans(
+def _completions(
     picked: int, rack: tuple[int, ...], also: tuple[int, ...], rules: Ruleset, value: Valuer
-) -> Iterator[tuple[Meld, list[Meld], Counter[Tile]]]:
-    """Each (justifying meld, other new melds, tiles left) the turn could end with."""
+) -> Iterator[tuple[Meld, list[int]]]:
+    """Each distinct justifying meld with what would be left besides it, as the
+    solver's counts (the solver then searches the rest exactly)."""
     held = Counter(value(i) for i in (picked, *rack, *also))
-    analysed: dict[tuple[Tile, ...], Meld] = {}
+    seen: set[tuple[Tile, ...]] = set()
     for ids, meld in _justifying(picked, rack, rules, also, (), value):
+        if meld.tiles in seen:
+            continue
+        seen.add(meld.tiles)
         rest = held - Counter(value(i) for i in ids)
-        layouts = _layouts(rest, rules)
-        for layout in layouts:
-            if layout not in analysed:
-                analysed[layout] = analyze_meld(layout, rules)
-        for more in _collections(rest, layouts):
-            left = rest - Counter(t for layout in more for t in layout)
-            yield meld, [analysed[layout] for layout in more], left
+        yield meld, partition.counts_of(rest.elements())
 
 
 def can_open_with(
@@ -789,22 +785,17 @@ def can_open_with(
     etalare this turn with it?  The taken tile must be in a justifying meld
     (:func:`justifying_melds`), the new melds together must pass
     :func:`~remi_rules.check_opening`, and :func:`~remi_rules.opening.min_rack_after_opening`
-    tiles must stay on the rack (OPEN-08)."""
+    tiles must stay on the rack (OPEN-08).  The other melds are searched exactly by the
+    solver (:func:`remi_rules.best_opening` with the justifying meld ``melded``)."""
     require_ruleset(rules)
     (picked,) = _ids((taken_tile_id,), "taken_tile_id")
     rack = _ids(rack_before_take, "rack_before_take")
     also = _ids(also_taken, "also_taken")
     _distinct((picked,), rack, also)
     keep = min_rack_after_opening(rules)
-    minimum = rules.opening_min_points
-    for meld, more, left in _plans(picked, rack, also, rules, _valuer(jokers)):
-        if left.total() < keep or meld.points + sum(m.points for m in more) < minimum:
-            continue  # (check_opening would refuse it: below the minimum, OPEN-02)
-        try:
-            check_opening([meld, *more], rules)
-        except InvalidOpeningError:
-            continue
-        return True
+    for meld, rest in _completions(picked, rack, also, rules, _valuer(jokers)):
+        if sum(rest) >= keep and opening_split(rest, rules, min_leftover=keep, melded=[meld]):
+            return True
     return False
 
 
@@ -820,26 +811,41 @@ def can_close_with(
 ) -> bool:
     """ATU-06, CLOSE-06: can the player take ``taken_tile_id`` and close this turn?  The
     taken tile goes into a justifying meld, the other tiles into new melds or, for the
-    rack ids in ``layable`` (tiles the caller knows fit melds on the table), lay-offs;
-    exactly one tile must be left to close with (discarded or kept, CLOSE-04).  With
-    ``opening`` (a pe-tablă closing under ``pe_tabla_opening_rules_apply``) the new
-    melds must also pass :func:`~remi_rules.check_opening`.  EX-32, EX-33, EX-42."""
+    tiles of ``layable`` (rack ids the caller knows fit melds on the table; each such
+    value may be laid off as often as it is held), lay-offs; exactly one tile must be
+    left to close with (discarded or kept, CLOSE-04).  With ``opening`` (a pe-tablă
+    closing under ``pe_tabla_opening_rules_apply``) the new melds must also pass
+    :func:`~remi_rules.check_opening`.  The split is searched exactly by the solver.
+    EX-32, EX-33, EX-42."""
     require_ruleset(rules)
     (picked,) = _ids((taken_tile_id,), "taken_tile_id")
     rack = _ids(rack_before_take, "rack_before_take")
     also = _ids(also_taken, "also_taken")
     _distinct((picked,), rack, also)
     value = _valuer(jokers)
-    lay = Counter(value(i) for i in _ids(tuple(layable), "layable") if i in rack or i in also)
-    for meld, more, left in _plans(picked, rack, also, rules, value):
-        if left.total() < 1 or (left - lay).total() > 1:
+    fits = {
+        partition.field_of(value(i))
+        for i in _ids(tuple(layable), "layable")
+        if i in rack or i in also
+    }
+    extra = (lambda f: 1 if f in fits else 0) if fits else None
+    for meld, rest in _completions(picked, rack, also, rules, value):
+        tiles = sum(rest)
+        if tiles < 1:
             continue
-        if opening:
-            try:
-                check_opening([meld, *more], rules)
-            except InvalidOpeningError:
-                continue
-        return True
+        shapes = opening_classes(rules, [meld]) if opening else (partition.Constraints(),)
+        for shape in shapes:
+            # Most tiles placed (melded or laid off) with one kept back: a close when
+            # only that one is left.  Lay-offs never count toward an opening's points.
+            found = partition.solve(
+                rest,
+                rules,
+                tiles_objective=True,
+                constraints=shape._replace(min_leftover=1),
+                extra=extra,
+            )
+            if found is not None and found[0] == tiles - 1:
+                return True
     return False
 
 

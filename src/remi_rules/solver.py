@@ -30,6 +30,7 @@ import attrs
 from . import partition
 from .errors import InvalidHandError, SolverErrorCode
 from .melds import Meld, analyze_meld
+from .opening import is_ace_set
 from .ruleset import OpeningComposition, Ruleset, require_ruleset
 from .tiles import Tile, parse_tiles, tiles_str
 
@@ -184,24 +185,75 @@ def best_melds(
     return _solution(counts, found, rules, goal)
 
 
-def opening_classes(rules: Ruleset) -> tuple[partition.Constraints, ...]:
+def opening_classes(
+    rules: Ruleset, melded: Iterable[Meld] = ()
+) -> tuple[partition.Constraints, ...]:
     """The shapes a first etalare may take under ``rules`` (OPEN-02 … OPEN-04), as
-    solver constraints: a run (and a set under ``run_and_set``), or, under the
-    ace-set exception, no run and a set of aces (alone when it blocks other sets)."""
+    solver constraints on the tiles still to be melded: a run (and a set under
+    ``run_and_set``), or, under the ace-set exception, no run and a set of aces (alone
+    when it blocks other sets).  ``melded`` are melds already put down in the opening
+    turn: what they provide (a kind, points, a set) is taken off the constraints, and
+    a shape they already break is left out."""
+    done = tuple(melded)
+    points = sum(m.points for m in done)
+    runs = sum(m.is_run for m in done)
+    sets = len(done) - runs
+    kinds = (partition.NEED_RUN if runs else 0) | (partition.NEED_SET if sets else 0)
+    if any(is_ace_set(m, rules) for m in done):
+        kinds |= partition.NEED_ACE_SET
+    minimum = max(0, rules.opening_min_points - points)
     need = partition.NEED_RUN
     if rules.opening_composition is OpeningComposition.RUN_AND_SET:
         need |= partition.NEED_SET
-    out = [partition.Constraints(need=need, min_points=rules.opening_min_points)]
-    if rules.opening_ace_set_exception:
-        out.append(
-            partition.Constraints(
-                need=partition.NEED_ACE_SET,
-                allow_runs=False,
-                min_points=rules.opening_min_points,
-                max_sets=1 if rules.opening_ace_set_blocks_other_sets else None,
+    out = [partition.Constraints(need=need & ~kinds, min_points=minimum)]
+    if rules.opening_ace_set_exception and not runs:
+        limit = 1 - sets if rules.opening_ace_set_blocks_other_sets else None
+        if limit is None or limit >= 0:
+            out.append(
+                partition.Constraints(
+                    need=partition.NEED_ACE_SET & ~kinds,
+                    allow_runs=False,
+                    min_points=minimum,
+                    max_sets=limit,
+                )
             )
-        )
     return tuple(out)
+
+
+def opening_split(
+    counts: list[int],
+    rules: Ruleset,
+    *,
+    tiles_objective: bool = False,
+    min_leftover: int = 0,
+    melded: Iterable[Meld] = (),
+) -> tuple[int, tuple[partition.Candidate, ...]] | None:
+    """:func:`best_opening` on the solver's counts, without the 30-tile limit (a rack
+    may hold more after a rupere): the best split, as ``(value, melds)``, or None."""
+    done = tuple(melded)
+    best: tuple[int, tuple[partition.Candidate, ...]] | None = None
+    for shape in opening_classes(rules, done):
+        found = partition.solve(
+            counts,
+            rules,
+            tiles_objective=tiles_objective,
+            constraints=shape._replace(min_leftover=min_leftover),
+        )
+        if found is None:
+            continue
+        if best is None or better(found, best):
+            best = found
+    return best
+
+
+def better(
+    a: tuple[int, tuple[partition.Candidate, ...]], b: tuple[int, tuple[partition.Candidate, ...]]
+) -> bool:
+    """Whether split ``a`` beats split ``b``: a higher value, or an equal value and
+    the smaller notation (:func:`~remi_rules.partition.solution_key`)."""
+    if a[0] != b[0]:
+        return a[0] > b[0]
+    return partition.solution_key(a[1]) < partition.solution_key(b[1])
 
 
 def best_opening(
@@ -210,6 +262,7 @@ def best_opening(
     objective: Objective | str = Objective.POINTS,
     *,
     min_leftover: int = 0,
+    melded: Iterable[Meld] = (),
 ) -> Solution | None:
     """The best split of ``tiles`` that is a valid first etalare under ``rules``, or
     ``None`` if there is none.
@@ -219,52 +272,28 @@ def best_opening(
     OPEN-03), or the ace-set exception (OPEN-04).  ``objective``, the ties and
     ``min_leftover`` as for :func:`best_melds`; pass
     :func:`~remi_rules.opening.min_rack_after_opening` as ``min_leftover`` to keep the
-    tiles the opening turn needs (OPEN-08).
+    tiles the opening turn needs (OPEN-08).  ``melded``: melds already put down in
+    this turn (the meld a taken discard went into, OPEN-06); the answer is then the
+    best set of further melds from ``tiles`` that completes the opening with them
+    (possibly none), and its ``total`` counts only those.
 
-    >>> from remi_rules import variants
+    >>> from remi_rules import analyze_meld, variants
     >>> clasic = variants.get("clasic")
     >>> str(best_opening("1R 1G 1A 13R 13G 13N 2G", clasic))  # EX-10: the aces go alone
     '1R 1G 1A (points 75; left 2G 13R 13G 13N)'
+    >>> taken = analyze_meld("6R 7R 8R", clasic)                 # EX-15, with the last discard
+    >>> str(best_opening("12G 12A 12N 3A", clasic, melded=[taken]))
+    '12G 12A 12N (points 30; left 3A)'
     """
     require_ruleset(rules)
     hand, counts = _hand(tiles)
     goal = _objective(objective)
     keep = _min_leftover(min_leftover, hand)
-    best: tuple[int, tuple[partition.Candidate, ...]] | None = None
-    for shape in opening_classes(rules):
-        found = partition.solve(
-            counts,
-            rules,
-            tiles_objective=goal is Objective.TILES,
-            constraints=shape._replace(min_leftover=keep),
-        )
-        if found is None:
-            continue
-        if best is None or (found[0], _rank(found[1])) > (best[0], _rank(best[1])):
-            best = found
-    return None if best is None else _solution(counts, best, rules, goal)
-
-
-def _rank(cands: tuple[partition.Candidate, ...]) -> _Reversed:
-    return _Reversed(partition.solution_key(cands))
-
-
-class _Reversed:
-    """Inverts an order, so that "larger is better" holds for (value, notation)."""
-
-    __slots__ = ("key",)
-
-    def __init__(self, key: object) -> None:
-        self.key = key
-
-    def __gt__(self, other: _Reversed) -> bool:
-        return self.key < other.key  # type: ignore[operator, no-any-return]
-
-    def __lt__(self, other: _Reversed) -> bool:
-        return self.key > other.key  # type: ignore[operator, no-any-return]
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Reversed) and self.key == other.key
-
-    def __hash__(self) -> int:
-        return hash(self.key)
+    done = tuple(melded)
+    for m in done:
+        if not isinstance(m, Meld):
+            raise TypeError(f"melded holds Meld values, not {type(m).__name__}")
+    found = opening_split(
+        counts, rules, tiles_objective=goal is Objective.TILES, min_leftover=keep, melded=done
+    )
+    return None if found is None else _solution(counts, found, rules, goal)

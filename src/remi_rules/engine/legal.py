@@ -15,12 +15,11 @@ from collections import Counter
 from collections.abc import Iterator
 
 from ..errors import IllegalStepError
-from ..lipire import End
+from ..lipire import End, might_fit
 from ..melds import MeldKind, analyze_meld
 from ..opening import min_rack_after_opening
 from ..ruleset import ClosingTileMode
 from ..rupere import _layouts  # the meld catalogue of a multiset (shared with rupere)
-from ..table import TableMeld
 from ..tiles import JOKER_IDS, Tile
 from .state import GameState, Phase
 from .steps import (
@@ -152,21 +151,6 @@ def meld_candidates(state: GameState) -> Iterator[MeldTiles]:
                 yield MeldTiles(ids)
 
 
-def _could_fit(tile: Tile, meld: TableMeld) -> bool:
-    """A cheap necessary condition for laying ``tile`` on ``meld`` (or swapping with it)."""
-    if tile.is_joker and not tile.is_fixed_joker:
-        return True
-    acts = tile.acts_as if tile.is_fixed_joker else tile
-    assert acts is not None
-    info = meld.meld
-    if meld.kind is MeldKind.TERTA:
-        return acts.rank == info.low
-    if acts.color is not info.color:
-        return False
-    high = info.low + len(meld.ids) - 1
-    return acts.rank in (info.low - 1, high + 1, 1) or any(s.tile == acts for s in info.jokers)
-
-
 def _layoffs_and_swaps(state: GameState) -> Iterator[Step]:
     turn = state.pending
     if turn is None or turn.took is None or state.phase is not Phase.ACTION:
@@ -182,7 +166,7 @@ def _layoffs_and_swaps(state: GameState) -> Iterator[Step]:
     for tile_id in seat.rack:
         tile = table.tile(tile_id)
         for index, meld in enumerate(table.melds):
-            if not _could_fit(tile, meld):
+            if not might_fit(tile, meld):
                 continue
             ends = (End.LOW, End.HIGH) if meld.kind is MeldKind.SUITA else (End.SET,)
             for end in ends:

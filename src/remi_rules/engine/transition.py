@@ -299,8 +299,9 @@ def _layable(state: GameState, rack: Sequence[int], seat: int) -> tuple[int, ...
     out = []
     table = state.table
     for tile_id in rack:
-        for index in range(len(table.melds)):
-            if lipire.can_lay_off(
+        tile = table.tile(tile_id)
+        for index, meld in enumerate(table.melds):
+            if lipire.might_fit(tile, meld) and lipire.can_lay_off(
                 table, index, tile_id, seat, state.rules, opened=True, opened_this_turn=False
             ):
                 out.append(tile_id)

@@ -1,0 +1,112 @@
+"""Bots: players the engine drives through the :class:`~remi_rules.engine.Bot` protocol.
+
+The engine defines the protocol (``choose(view) -> step``, and optionally
+``react(view) -> step | None`` for the steps a seat makes out of turn) and never
+imports this module; the caller passes the bots in (``play_round(game, bots)``).
+
+* :class:`RandomBot` draws and discards a random tile (a random legal take when the
+  stock is out), never melding of its own accord: the baseline, and a cheap filler.
+* :class:`GreedyBot` plays the turn :func:`~remi_rules.hint.hint` proposes: it opens
+  as soon as it can, melds and lays off what it can, swaps jokers, keeps jokers for
+  its opening, closes when it can, and discards the tile it is least likely to use;
+  out of turn it announces the atu twin and few tiles where that pays.
+
+>>> from remi_rules import variants
+>>> from remi_rules.engine import Game, play_round
+>>> game = Game.new(variants.get("clasic"), 2, seed=1)
+>>> result = play_round(game, [GreedyBot(), RandomBot(seed=1)])
+>>> game.over, len(result.seats)
+(True, 2)
+"""
+
+from __future__ import annotations
+
+import random
+
+from .engine import AnnounceAtu, AnnounceFewTiles, Close, Discard, Draw, Phase, PlayerView, Step
+from .hint import hint
+from .ruleset import AtuBonusTrigger, StockExhausted
+
+__all__ = ["GreedyBot", "RandomBot"]
+
+
+class RandomBot:
+    """A random legal turn (seeded, so reproducible): it draws from the stock when it
+    can, else it takes a random legal tile from the row and meets what that take
+    obliges as the hint would; then it discards a uniformly random tile, or closes
+    with its last one.  It never melds of its own accord, so it never opens: the
+    weakest legal play, a baseline for the other bots and a cheap filler for
+    simulations."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: PlayerView) -> Step:
+        rules = view.rules
+        if view.phase is Phase.TAKE:
+            reshuffle = rules.stock_exhausted is StockExhausted.RESHUFFLE_DISCARDS
+            if view.stock_count or (reshuffle and len(view.row) >= 2):
+                return Draw()
+            takes = [s for s in view.legal_steps() if s.in_turn]
+            return self.rng.choice(takes)
+        turn = view.own_turn
+        if turn is not None and turn.obligation is not None:
+            # A take from the row: only a plan that melds the tile ends the turn.
+            return next(s for s in hint(view, samples=0).steps if s.in_turn)
+        rack = view.rack
+        if len(rack) == 1:
+            return Close(rack[0])
+        return Discard(self.rng.choice(rack))
+
+
+class GreedyBot:
+    """The turn of :func:`~remi_rules.hint.hint`, one step at a time.
+
+    ``samples`` is passed to the hint (how many unseen tiles value a draw; 1 keeps
+    the bot fast).  A plan made at the take is kept for the rest of the turn unless
+    the position is not the one it expected."""
+
+    def __init__(self, *, samples: int = 1) -> None:
+        self.samples = samples
+        self._queue: list[Step] = []
+        self._at: tuple[int, int] | None = None
+
+    @staticmethod
+    def _position(view: PlayerView) -> tuple[int, int]:
+        steps = view.own_turn.steps if view.own_turn is not None else 0
+        return (view.turn, steps)
+
+    def choose(self, view: PlayerView) -> Step:
+        if self._queue and self._at == self._position(view):
+            step = self._queue.pop(0)
+            self._at = (view.turn, self._at[1] + 1)
+            return step
+        plan = hint(view, samples=self.samples)
+        steps = [s for s in plan.steps if s.in_turn]
+        if not steps:
+            steps = list(plan.steps)
+        self._queue = steps[1:]
+        self._at = (view.turn, self._position(view)[1] + 1)
+        return steps[0]
+
+    def react(self, view: PlayerView) -> Step | None:
+        """Announce few tiles when this seat's window is open (ANNOUNCE-02; not where
+        the rules announce automatically), and the atu twin before the first take
+        where the bonus asks for it (ATU-02)."""
+        rules = view.rules
+        me = view.seats[view.seat]
+        if (
+            view.announce_window == view.seat
+            and not me.announced_few
+            and not rules.announce_automatic
+        ):
+            return AnnounceFewTiles(view.seat)
+        if (
+            rules.atu_bonus_trigger is AtuBonusTrigger.ANNOUNCE_AT_START
+            and not me.has_taken
+            and not me.announced_atu
+            and view.atu ^ 1 in view.rack
+            and not any(s.announced_atu for s in view.seats)
+        ):
+            return AnnounceAtu(view.seat)
+        return None
