@@ -15,8 +15,6 @@ depend on the size of the hands (only on the tiles named), and the comment says 
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 import pytest
 from engine_deals import (
@@ -35,6 +33,20 @@ from engine_deals import (
     play,
     redeal,
 )
+from engine_positions import (
+    EX33_OPENING,
+    announce_if_due,
+    preset,
+    rack,
+    same,
+    text,
+)
+from engine_positions import ex15 as _ex15
+from engine_positions import ex19 as _ex19
+from engine_positions import ex20 as _ex20
+from engine_positions import open_p as _open_p
+from engine_positions import p_with_full_rights as _p_with_full_rights
+from engine_positions import p_with_three as _p_with_three
 
 from remi_rules import (
     ClosingErrorCode,
@@ -44,8 +56,6 @@ from remi_rules import (
     SwapErrorCode,
     TakeErrorCode,
     Tile,
-    tile_of,
-    variants,
 )
 from remi_rules.engine import Automation, EndReason, Game, MeldTiles, Phase
 from remi_rules.engine.events import Dealt, DoublesExchanged, StockReshuffled
@@ -59,33 +69,10 @@ T = TakeErrorCode
 ALL = ("clasic", "online", "rummy45")
 
 
-def preset(name: str, **knobs: Any) -> Ruleset:
-    rules = variants.get(name)
-    return attrs.evolve(rules, **knobs) if knobs else rules
-
-
-def text(tile_ids: tuple[int, ...] | list[int]) -> str:
-    return " ".join(str(tile_of(i)) for i in tile_ids)
-
-
-def rack(game: Game, seat: int) -> list[str]:
-    return sorted(str(tile_of(i)) for i in game.state.rack(seat))
-
-
-def same(tile_id: int | None, notation: str) -> bool:
-    return tile_id is not None and tile_of(tile_id) == Tile.parse(notation)
-
-
 def go_out(rules: Ruleset, tile: str) -> Spec:
     """The last step of a close with one tile left: discarded (clasic, rummy45,
     CLOSE-01) or kept (online, CLOSE-02)."""
     return close(tile) if rules.closing_tile_mode is ClosingTileMode.KEEP else discard(tile)
-
-
-def announce_if_due(game: Game, seat: int) -> None:
-    """Announce few tiles for ``seat`` if its rack is at the preset's threshold."""
-    if len(game.state.rack(seat)) <= game.rules.announce_threshold:
-        play(game, announce(seat))
 
 
 def assert_closed(game: Game, seat: int, tile: str) -> None:
@@ -121,13 +108,6 @@ def test_ex14_first_turn_draw_and_discard_only(name: str) -> None:
     assert game.state.current == 0 and not game.state.seats[2].opened
 
 
-def _ex15(rules: Ruleset, others: str) -> Game:
-    # P (seat 0) is unopened; seat 1 discards 8R in its first turn.
-    game = new_game(rules, players=2, racks={0: f"6R 7R {others}", 1: "8R"}, stock="5N 13A")
-    play(game, "discard", "draw; discard 8R")
-    return game
-
-
 @pytest.mark.rule("EX-15")
 @pytest.mark.rule("OPEN-06")
 @pytest.mark.parametrize("name", ALL)
@@ -150,31 +130,6 @@ def test_ex15_the_last_discard_cannot_make_45(name: str) -> None:
 
 
 # -- Taking from the row ------------------------------------------------------------------
-
-# P (seat 0) opens in his second turn with four melds that take none of the tiles
-# below; he ends that turn with exactly the tiles an example gives him.
-P_OPENING_12 = ("11A 12A 13A", "3G 4G 5G", "10R 10G 10N", "7A 7N 7G")
-
-
-def _open_p(melds: tuple[str, ...]) -> str:
-    return "draw; " + "; ".join(f"meld {m}" for m in melds) + "; discard"
-
-
-def _ex19(rules: Ruleset, kept: str, q_discard: str, p_draw: str) -> Game:
-    # Q (seat 1) opens with 6R 7R 8R + 9R 9A 9N (+ 11G 12G 13G for online and rummy45's
-    # 45 and set) and then discards q_discard; P holds `kept` with full rights.
-    p_rack = "2N " + " ".join(P_OPENING_12) + " " + kept
-    game = new_game(
-        rules,
-        players=2,
-        racks={0: p_rack, 1: f"6R 7R 8R 9R 9A 9N 11G 12G 13G {q_discard}"},
-        stock=f"2A 13N 4N {p_draw}",
-    )
-    play(game, "discard 2N", "draw; discard", _open_p(P_OPENING_12))
-    announce_if_due(game, 0)
-    play(game, "draw; meld 6R 7R 8R; meld 9R 9A 9N; meld 11G 12G 13G", discard(q_discard))
-    assert rack(game, 0) == sorted(kept.split())
-    return game
 
 
 @pytest.mark.rule("EX-19")
@@ -218,32 +173,6 @@ def test_ex19_no_new_meld_from_the_last_tiles(name: str) -> None:
     illegal(game, "take", T.LAST_DISCARD_RACK_TOO_SMALL)
     play(game, "draw")
     illegal(game, "meld 4N 5N 6N", ClosingErrorCode.NO_CLOSING_TILE)
-
-
-# P's 11-tile opening for the examples where he keeps three tiles.
-P_OPENING_11 = ("11A 12A 13A", "3G 4G 5G 6G 7G", "10R 10G 10N")
-
-
-def _p_with_three(rules: Ruleset, kept: str, q_tiles: str, q_first_discard: Spec) -> Game:
-    """P (seat 0) opens in his second turn and then holds ``kept`` (3 tiles), with
-    full rights from his next turn; Q (seat 1) made ``q_first_discard`` in his first
-    turn.  It is then Q's second turn."""
-    p_rack = "2N " + " ".join(P_OPENING_11) + " " + kept
-    game = new_game(rules, players=2, racks={0: p_rack, 1: q_tiles}, stock="2A 13N 4N 9A")
-    play(game, "discard 2N", "draw", q_first_discard, _open_p(P_OPENING_11))
-    assert rack(game, 0) == sorted(kept.split())
-    return game
-
-
-def _ex20(rules: Ruleset, *, announced: bool, rupere_at_older: bool = False) -> Game:
-    # Q discards 6R in his second turn (the last discard), or in his first turn (an
-    # older tile) and then the 4N he draws.
-    first, second = (discard("6R"), discard()) if rupere_at_older else (discard(), discard("6R"))
-    game = _p_with_three(rules, "5R 7R 2N", "6R", first)
-    if announced:
-        announce_if_due(game, 0)
-    play(game, "draw", second)
-    return game
 
 
 @pytest.mark.rule("EX-20")
@@ -333,31 +262,6 @@ def test_ex21_a_discard_only_a_swapped_joker_would_justify(name: str) -> None:
 # -- Atu -----------------------------------------------------------------------------------
 
 
-def _p_with_full_rights(
-    rules: Ruleset,
-    opening: tuple[str, ...],
-    kept: str,
-    *,
-    q_tiles: str = "",
-    q_melds: tuple[str, ...] = (),
-    atu: str | None = None,
-    stock: str = "2A 13N 4N 9A 12R 6A 11G",
-) -> Game:
-    """P (seat 0) opens with ``opening`` in his second turn and then holds ``kept``;
-    Q (seat 1) opens with ``q_melds`` in his second turn (or only draws).  After this
-    it is P's turn, with full rights."""
-    p_rack = "2N " + " ".join(opening) + " " + kept
-    game = new_game(rules, players=2, racks={0: p_rack, 1: q_tiles}, atu=atu, stock=stock)
-    play(game, "discard 2N", "draw; discard", _open_p(opening))
-    announce_if_due(game, 0)
-    if q_melds:
-        play(game, "draw; " + "; ".join(f"meld {m}" for m in q_melds) + "; discard")
-    else:
-        play(game, "draw; discard")
-    assert rack(game, 0) == sorted(kept.split())
-    return game
-
-
 OPENING_9 = ("11A 12A 13A", "3R 3G 3N", "10R 10G 10N")
 OPENING_8 = ("10A 11A 12A 13A", "3R 3G 3A 3N")
 
@@ -383,9 +287,6 @@ def test_ex32_with_a_sixth_tile_the_atu_closes(name: str) -> None:
         return
     play(game, "atu", "meld 8R 8G 8A", "meld 4N 5N 6N", "discard 2G")
     assert_closed(game, 0, "2G")
-
-
-EX33_OPENING = ("1R 2R 3R", "10R 10A 10N", "4G 4A 4R")  # 60, takes none of P's tiles
 
 
 @pytest.mark.rule("EX-33")

@@ -21,6 +21,8 @@ from remi_rules import errors, variants
 from remi_rules.errors import (
     MESSAGES,
     ClosingErrorCode,
+    HintError,
+    HintErrorCode,
     IllegalStepError,
     InvalidClosingError,
     InvalidHandError,
@@ -85,6 +87,7 @@ CLASS_OF_ENUM: dict[type[enum.StrEnum], tuple[type[RemiError], ...]] = {
     StepErrorCode: (IllegalStepError,),
     StateErrorCode: (InvalidStateError,),
     SolverErrorCode: (InvalidHandError,),
+    HintErrorCode: (HintError,),
 }
 
 CLASS_CODE_CASES = [

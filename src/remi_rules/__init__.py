@@ -9,9 +9,13 @@ The public API is listed in ``__all__``; see README.md and docs/ for a tour.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from . import values, variants
 from .errors import (
     ClosingErrorCode,
+    HintError,
+    HintErrorCode,
     IllegalStepError,
     InvalidClosingError,
     InvalidHandError,
@@ -90,7 +94,23 @@ from .tiles import (
     tiles_str,
 )
 
+if TYPE_CHECKING:
+    from .hints import TurnPlan, hint
+
 __version__ = "0.1.0"
+
+# The hint sits above the game engine: it is imported on first use, so that
+# ``import remi_rules`` stays light (the engine is not loaded until needed).
+_LAZY: dict[str, str] = {"TurnPlan": ".hints", "hint": ".hints"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "FULL_SET",
@@ -106,6 +126,8 @@ __all__ = [
     "ClosingTileMode",
     "Color",
     "DoublesExchangeUnit",
+    "HintError",
+    "HintErrorCode",
     "IllegalStepError",
     "InvalidClosingError",
     "InvalidHandError",
@@ -155,6 +177,7 @@ __all__ = [
     "Tile",
     "TileErrorCode",
     "TileParseError",
+    "TurnPlan",
     "UnknownVariantError",
     "VariantErrorCode",
     "__version__",
@@ -164,6 +187,7 @@ __all__ = [
     "best_opening",
     "check_opening",
     "could_become_meld",
+    "hint",
     "ids_of",
     "is_valid_meld",
     "parse_tiles",

@@ -6,7 +6,7 @@ imports this module; the caller passes the bots in (``play_round(game, bots)``).
 
 * :class:`RandomBot` draws and discards a random tile (a random legal take when the
   stock is out), never melding of its own accord: the baseline, and a cheap filler.
-* :class:`GreedyBot` plays the turn :func:`~remi_rules.hint.hint` proposes: it opens
+* :class:`GreedyBot` plays the turn :func:`~remi_rules.hint` proposes: it opens
   as soon as it can, melds and lays off what it can, swaps jokers, keeps jokers for
   its opening, closes when it can, and discards the tile it is least likely to use;
   out of turn it announces the atu twin and few tiles where that pays.
@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 
 from .engine import AnnounceAtu, AnnounceFewTiles, Close, Discard, Draw, Phase, PlayerView, Step
-from .hint import hint
+from .hints import hint
 from .ruleset import AtuBonusTrigger, StockExhausted
 
 __all__ = ["GreedyBot", "RandomBot"]
@@ -60,7 +60,7 @@ class RandomBot:
 
 
 class GreedyBot:
-    """The turn of :func:`~remi_rules.hint.hint`, one step at a time.
+    """The turn of :func:`~remi_rules.hint`, one step at a time.
 
     ``samples`` is passed to the hint (how many unseen tiles value a draw; 1 keeps
     the bot fast).  A plan made at the take is kept for the rest of the turn unless

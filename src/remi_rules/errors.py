@@ -22,6 +22,8 @@ from typing import Final
 __all__ = [
     "MESSAGES",
     "ClosingErrorCode",
+    "HintError",
+    "HintErrorCode",
     "IllegalStepError",
     "InvalidClosingError",
     "InvalidHandError",
@@ -1241,6 +1243,46 @@ class InvalidHandError(RemiError, ValueError):
     :class:`SolverErrorCode`; ``details`` names the tile, the count and the limit."""
 
     code: SolverErrorCode
+
+
+# -- the hint ---------------------------------------------------------------------------
+
+
+class HintErrorCode(enum.StrEnum):
+    """Why :func:`~remi_rules.hint.hint` gives no plan."""
+
+    NOT_YOUR_TURN = "hint_not_your_turn"
+    ROUND_OVER = "hint_round_over"
+    RULES_MISMATCH = "hint_rules_mismatch"
+    BAD_SAMPLES = "hint_bad_samples"
+
+
+MESSAGES.update(
+    {
+        HintErrorCode.NOT_YOUR_TURN: (
+            "Nu este rândul jucătorului {seat}: sugestia se cere la rândul tău.",
+            "It is not seat {seat}'s turn: a hint is for the seat to move.",
+        ),
+        HintErrorCode.ROUND_OVER: (
+            "Runda s-a încheiat: nu mai este nimic de sugerat.",
+            "The round is over: there is nothing left to suggest.",
+        ),
+        HintErrorCode.RULES_MISMATCH: (
+            "Regulile date nu sunt cele ale jocului ({given} în loc de {expected}).",
+            "The rules given are not the game's ({given} instead of {expected}).",
+        ),
+        HintErrorCode.BAD_SAMPLES: (
+            "„samples” trebuie să fie un număr întreg de la 0 în sus, nu {samples}.",
+            "'samples' must be a whole number from 0 up, not {samples}.",
+        ),
+    }
+)
+
+
+class HintError(RemiError, ValueError):
+    """No hint can be given for this view.  ``code`` is a :class:`HintErrorCode`."""
+
+    code: HintErrorCode
 
 
 def all_codes() -> tuple[enum.StrEnum, ...]:

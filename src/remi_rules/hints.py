@@ -55,7 +55,7 @@ from .engine import (
     score_state,
 )
 from .engine.transition import NoChance, apply_step
-from .errors import IllegalStepError, RemiError
+from .errors import HintError, HintErrorCode, IllegalStepError, RemiError
 from .lipire import End, might_fit
 from .melds import MeldKind
 from .opening import min_rack_after_opening
@@ -66,16 +66,7 @@ from .table import TableMeld
 from .tiles import Tile, tiles_str
 from .values import rack_value_end
 
-__all__ = ["HintErrorCode", "Note", "NoteCode", "TurnPlan", "hint"]
-
-
-class HintErrorCode(enum.StrEnum):
-    """Why no hint can be given (the codes of the :class:`~remi_rules.IllegalStepError`
-    that :func:`hint` raises)."""
-
-    NOT_YOUR_TURN = "hint_not_your_turn"
-    ROUND_OVER = "hint_round_over"
-    RULES_MISMATCH = "hint_rules_mismatch"
+__all__ = ["Note", "NoteCode", "TurnPlan", "hint"]
 
 
 class NoteCode(enum.StrEnum):
@@ -240,9 +231,9 @@ def hint(view: PlayerView, rules: Ruleset | None = None, *, samples: int = 3) ->
 
     ``view`` is the seat's :class:`~remi_rules.engine.PlayerView` (``game.view(seat)``);
     ``rules``, if given, must be the view's ruleset.  ``samples`` is how many unseen
-    tiles value a draw from the stock (0 values it by the rack alone).  Raises
-    :class:`~remi_rules.IllegalStepError` with a :class:`HintErrorCode` when it is not
-    the seat's turn or the round is over.
+    tiles value a draw from the stock (0: one tile, the top of a sampled stock).
+    Raises :class:`~remi_rules.HintError` (code: a :class:`~remi_rules.HintErrorCode`)
+    when it is not the seat's turn, the round is over or ``rules`` differ.
 
     >>> from remi_rules import variants
     >>> from remi_rules.engine import Game
@@ -256,13 +247,17 @@ def hint(view: PlayerView, rules: Ruleset | None = None, *, samples: int = 3) ->
     if not isinstance(view, PlayerView):
         raise TypeError(f"hint needs a PlayerView, not {type(view).__name__}")
     if rules is not None and require_ruleset(rules) != view.rules:
-        raise IllegalStepError(HintErrorCode.RULES_MISMATCH, step="hint")
+        raise HintError(
+            HintErrorCode.RULES_MISMATCH,
+            given=rules.fingerprint(),
+            expected=view.rules.fingerprint(),
+        )
     if view.phase is Phase.OVER:
-        raise IllegalStepError(HintErrorCode.ROUND_OVER, step="hint")
+        raise HintError(HintErrorCode.ROUND_OVER)
     if view.current != view.seat:
-        raise IllegalStepError(HintErrorCode.NOT_YOUR_TURN, step="hint", seat=view.seat)
+        raise HintError(HintErrorCode.NOT_YOUR_TURN, seat=view.seat)
     if type(samples) is not int or samples < 0:
-        raise ValueError(f"samples must be an int of 0 or more, not {samples!r}")
+        raise HintError(HintErrorCode.BAD_SAMPLES, samples=samples)
     return _Planner(view, samples).plan()
 
 
@@ -861,6 +856,11 @@ class _Planner:
         not do it automatically."""
         rules = self.rules
         if rules.announce_automatic or sim.state.announce_window != self.seat:
+            return
+        if not self.start.stock:
+            # With the stock out, whether the round goes on after this discard depends
+            # on tiles the seat cannot see (END-01): the announcement is not part of
+            # the plan (a bot makes it when the window opens).
             return
         if sim.apply(AnnounceFewTiles(self.seat)):
             sim.notes.append(
