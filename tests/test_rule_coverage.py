@@ -37,7 +37,6 @@ PENDING_RULES: dict[str, str] = {
     "ONLINE-03": "front-end only: automatic announcement display",
     "ONLINE-04": "front-end only: the rupere UI",
     "ONLINE-05": "front-end only: the host",
-    "ONLINE-06": "front-end only: the hint button (the solver, issue 5)",
     "ONLINE-07": "front-end only: incremental validation (could_become_meld exists)",
     "ONLINE-08": "front-end only: the atu button",
 }
