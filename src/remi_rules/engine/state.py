@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Iterator
+from typing import TypeVar
 
 import attrs
 
@@ -20,6 +21,8 @@ from ..table import Table
 from ..tiles import JOKER_IDS
 from .events import EndReason
 
+_T = TypeVar("_T")
+
 __all__ = [
     "GameState",
     "Obligation",
@@ -27,6 +30,7 @@ __all__ = [
     "RoundEnd",
     "SeatState",
     "TurnState",
+    "evolve",
     "tile_census",
 ]
 
@@ -202,6 +206,29 @@ class GameState:
         if same_turn and any(j not in placed for j in turn.swapped_jokers):
             out.append(Obligation.MELD_SWAPPED_JOKER)
         return tuple(out)
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_set = object.__setattr__
+
+
+def evolve(inst: _T, **changes: object) -> _T:
+    """:func:`attrs.evolve` for the engine's state values (:class:`GameState`,
+    :class:`SeatState`, :class:`TurnState`): the same result, copied slot by slot
+    without running ``__init__``, which is worth it on the engine's hot path (a step
+    copies three of them).  Valid only for frozen classes without validators,
+    converters or ``__attrs_post_init__`` (tests/test_engine_state.py checks that
+    these classes stay so); a misspelt name raises :class:`TypeError`."""
+    cls = type(inst)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in attrs.fields(cls))  # type: ignore[arg-type]
+    new = object.__new__(cls)
+    for name in names:
+        _set(new, name, changes.pop(name) if name in changes else getattr(inst, name))
+    if changes:
+        raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(changes))}")
+    return new
 
 
 def _places(state: GameState) -> Iterator[tuple[str, tuple[int, ...]]]:

@@ -66,7 +66,7 @@ from .events import (
     TookFromRow,
     TurnStarted,
 )
-from .state import GameState, Phase, RoundEnd, SeatState, TurnState
+from .state import GameState, Phase, RoundEnd, SeatState, TurnState, evolve
 from .steps import (
     AnnounceAtu,
     AnnounceFewTiles,
@@ -394,14 +394,14 @@ def _after_take(
     obligation: TakeObligation | None = None,
     **changes: object,
 ) -> GameState:
-    new_seat = attrs.evolve(seat, rack=rack, has_taken=True)
-    new_turn = attrs.evolve(turn, took=step.kind, obligation=obligation, steps=turn.steps + 1)
-    return attrs.evolve(
+    new_seat = evolve(seat, rack=rack, has_taken=True)
+    new_turn = evolve(turn, took=step.kind, obligation=obligation, steps=turn.steps + 1)
+    return evolve(
         state,
         seats=_replace_seat(state, state.current, new_seat),
         pending=new_turn,
         phase=Phase.ACTION,
-        **changes,  # type: ignore[arg-type]
+        **changes,
     )
 
 
@@ -473,14 +473,14 @@ def _meld(state: GameState, step: MeldTiles) -> tuple[GameState, list[Event]]:
         )
     except InvalidClosingError as err:
         raise _wrap(err, step) from None
-    new_seat = attrs.evolve(seat, rack=_without(seat.rack, step.tiles))
-    new_turn = attrs.evolve(
+    new_seat = evolve(seat, rack=_without(seat.rack, step.tiles))
+    new_turn = evolve(
         turn,
         new_melds=(*turn.new_melds, index),
         placed=(*turn.placed, *step.tiles),
         steps=turn.steps + 1,
     )
-    new = attrs.evolve(
+    new = evolve(
         state, table=table, seats=_replace_seat(state, state.current, new_seat), pending=new_turn
     )
     return new, [Melded(state.current, index, table.melds[index].ids)]
@@ -532,14 +532,14 @@ def _lay_off(state: GameState, step: LayOff) -> tuple[GameState, list[Event]]:
     table = state.table.extend(
         step.meld, step.tile, state.current, rules, low_end=end is lipire.End.LOW
     )
-    new_seat = attrs.evolve(seat, rack=_without(seat.rack, (step.tile,)))
-    new_turn = attrs.evolve(
+    new_seat = evolve(seat, rack=_without(seat.rack, (step.tile,)))
+    new_turn = evolve(
         turn,
         laid_off=(*turn.laid_off, step.tile),
         placed=(*turn.placed, step.tile),
         steps=turn.steps + 1,
     )
-    new = attrs.evolve(
+    new = evolve(
         state, table=table, seats=_replace_seat(state, state.current, new_seat), pending=new_turn
     )
     return new, [LaidOff(state.current, step.meld, step.tile, end)]
@@ -565,14 +565,14 @@ def _swap(state: GameState, step: SwapJoker) -> tuple[GameState, list[Event]]:
         raise _wrap(err, step) from None
     table = state.table.swap_joker(step.meld, step.joker, step.tile, state.current, state.rules)
     rack = (*_without(seat.rack, (step.tile,)), step.joker)
-    new_seat = attrs.evolve(seat, rack=rack)
-    new_turn = attrs.evolve(
+    new_seat = evolve(seat, rack=rack)
+    new_turn = evolve(
         turn,
         swapped_jokers=(*turn.swapped_jokers, step.joker),
         placed=(*turn.placed, step.tile),
         steps=turn.steps + 1,
     )
-    new = attrs.evolve(
+    new = evolve(
         state, table=table, seats=_replace_seat(state, state.current, new_seat), pending=new_turn
     )
     return new, [JokerSwapped(state.current, step.meld, step.joker, step.tile)]
@@ -658,7 +658,7 @@ def _end_turn(
     ):
         raise _refuse(S.RACK_OVER_MAX, step, rack=len(rack), maximum=rules.max_rack_after_turn)
     pe_tabla = closing_now and _pe_tabla(state, seat, turn) and bool(turn.new_melds)
-    new_seat = attrs.evolve(
+    new_seat = evolve(
         seat,
         rack=rack,
         opened=seat.opened or turn.opening,
@@ -678,7 +678,7 @@ def _end_turn(
             else RoundEnd(EndReason.MAX_TURNS)
         )
         events.append(RoundEnded(end.reason, end.closer, end.closing_tile, end.pe_tabla))
-        over = attrs.evolve(
+        over = evolve(
             state,
             seats=tuple(seats),
             row=row,
@@ -697,9 +697,9 @@ def _end_turn(
     )
     nxt = (state.current + 1) % state.players
     nseat = seats[nxt]
-    nseat = attrs.evolve(nseat, turns=nseat.turns + 1)
+    nseat = evolve(nseat, turns=nseat.turns + 1)
     seats[nxt] = nseat
-    new = attrs.evolve(
+    new = evolve(
         state,
         seats=tuple(seats),
         row=row,
@@ -740,7 +740,7 @@ def _any_row_take(state: GameState) -> bool:
 
 
 def _over(state: GameState, end: RoundEnd) -> GameState:
-    return attrs.evolve(state, phase=Phase.OVER, end=end, pending=None, announce_window=None)
+    return evolve(state, phase=Phase.OVER, end=end, pending=None, announce_window=None)
 
 
 def _discard(state: GameState, step: Discard) -> tuple[GameState, list[Event]]:
@@ -780,9 +780,9 @@ def _announce_few(state: GameState, step: AnnounceFewTiles) -> tuple[GameState, 
     threshold = state.rules.announce_threshold
     if len(seat.rack) > threshold:
         raise _refuse(S.ANNOUNCE_NOT_DUE, step, threshold=threshold, rack=len(seat.rack))
-    new = attrs.evolve(
+    new = evolve(
         state,
-        seats=_replace_seat(state, step.seat, attrs.evolve(seat, announced_few=True)),
+        seats=_replace_seat(state, step.seat, evolve(seat, announced_few=True)),
         announce_window=None if state.announce_window == step.seat else state.announce_window,
     )
     return new, [Announced(step.seat, "few_tiles")]
@@ -818,9 +818,7 @@ def _announce_atu(state: GameState, step: AnnounceAtu) -> tuple[GameState, list[
         # The twin came with this turn's take from the row, which may still be taken
         # back: it is not yet his to announce.
         raise _refuse(S.ANNOUNCE_AFTER_DISCARD, step)
-    new = attrs.evolve(
-        state, seats=_replace_seat(state, step.seat, attrs.evolve(seat, announced_atu=True))
-    )
+    new = evolve(state, seats=_replace_seat(state, step.seat, evolve(seat, announced_atu=True)))
     return new, [Announced(step.seat, "atu")]
 
 
@@ -848,9 +846,7 @@ def _declare(state: GameState, step: DeclarePeTabla) -> tuple[GameState, list[Ev
         raise _refuse(S.PE_TABLA_ALREADY_OPENED, step, seat=step.seat)
     if not pe_tabla_window_open(state):
         raise _refuse(S.PE_TABLA_TOO_LATE, step)
-    new = attrs.evolve(
-        state, seats=_replace_seat(state, step.seat, attrs.evolve(seat, declared_pe_tabla=True))
-    )
+    new = evolve(state, seats=_replace_seat(state, step.seat, evolve(seat, declared_pe_tabla=True)))
     return new, [PeTablaDeclared(step.seat)]
 
 
@@ -892,13 +888,13 @@ def _exchange(state: GameState, step: ExchangeDoubles) -> tuple[GameState, list[
     mine = state.seats[step.seat]
     theirs = state.seats[step.other]
     seats = list(state.seats)
-    seats[step.seat] = attrs.evolve(mine, rack=(*_without(mine.rack, given), *received))
-    seats[step.other] = attrs.evolve(theirs, rack=(*_without(theirs.rack, received), *given))
+    seats[step.seat] = evolve(mine, rack=(*_without(mine.rack, given), *received))
+    seats[step.other] = evolve(theirs, rack=(*_without(theirs.rack, received), *given))
     turn = state.pending
     assert turn is not None
     if turn.seat in (step.seat, step.other):
-        turn = attrs.evolve(turn, rack_at_start=seats[turn.seat].rack)
-    new = attrs.evolve(
+        turn = evolve(turn, rack_at_start=seats[turn.seat].rack)
+    new = evolve(
         state,
         seats=tuple(seats),
         pending=turn,
@@ -978,8 +974,8 @@ def _close_window(state: GameState) -> tuple[GameState, list[Event]]:
     if seat is None or seat == state.current:
         return state, []
     old = state.seats[seat]
-    missed = attrs.evolve(old, missed_announcement=True)
+    missed = evolve(old, missed_announcement=True)
     return (
-        attrs.evolve(state, seats=_replace_seat(state, seat, missed), announce_window=None),
+        evolve(state, seats=_replace_seat(state, seat, missed), announce_window=None),
         [AnnouncementMissed(seat)],
     )

@@ -109,8 +109,11 @@ class PlayerView:
         if type(seat) is not int or not 0 <= seat < state.players:
             raise ValueError(f"there is no seat {seat!r} at this table")
         mine = state.seats[seat]
-        own_values = {i // 2 for i in mine.rack}
         turn = state.pending
+        exchanged = state.exchanged
+        if exchanged:
+            own_values = {i // 2 for i in mine.rack}
+            exchanged = tuple(v for v in exchanged if v in own_values)
         return cls(
             seat=seat,
             rules=state.rules,
@@ -122,17 +125,19 @@ class PlayerView:
             turn=state.turn,
             rack=mine.rack,
             seats=tuple(
-                PublicSeat(
-                    rack_size=len(s.rack),
-                    opened=s.opened,
-                    turns=s.turns,
-                    has_taken=s.has_taken,
-                    announced_few=s.announced_few,
-                    missed_announcement=s.missed_announcement,
-                    announced_atu=s.announced_atu,
-                    declared_pe_tabla=s.declared_pe_tabla,
-                )
-                for s in state.seats
+                [
+                    PublicSeat(
+                        len(s.rack),
+                        s.opened,
+                        s.turns,
+                        s.has_taken,
+                        s.announced_few,
+                        s.missed_announcement,
+                        s.announced_atu,
+                        s.declared_pe_tabla,
+                    )
+                    for s in state.seats
+                ]
             ),
             stock_count=len(state.stock),
             row=state.row,
@@ -144,7 +149,7 @@ class PlayerView:
             own_turn=turn if turn is not None and turn.seat == seat else None,
             announce_window=state.announce_window,
             preplay=state.preplay,
-            own_exchanged=tuple(v for v in state.exchanged if v in own_values),
+            own_exchanged=exchanged,
             end=state.end,
         )
 

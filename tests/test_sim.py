@@ -1,0 +1,107 @@
+"""The simulator (``remi_rules.sim``): pure tasks, results independent of how the
+rounds are spread out (one process, several, Ray), the statistics and the reports."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import pickle
+
+import pytest
+
+from remi_rules import variants
+from remi_rules.sim import BOTS, SimTask, Simulation, mean_ci, plan_tasks, run, run_task, wilson_ci
+from remi_rules.sim.report import to_csv, to_json, to_table, write_plot
+
+
+def sim(
+    rounds: int = 8, bots: tuple[str, ...] = ("random", "greedy", "random"), seed: int = 0
+) -> Simulation:
+    return Simulation(
+        (("clasic", variants.get("clasic")), ("online", variants.get("online"))), bots, rounds, seed
+    )
+
+
+def test_a_task_is_pure_and_travels() -> None:
+    task = SimTask(variants.get("rummy45"), ("greedy", "random"), 3, 6, "rummy45")
+    assert run_task(task) == run_task(pickle.loads(pickle.dumps(task)))
+    outcomes = run_task(task)
+    assert [o.seed for o in outcomes] == [3, 4, 5]
+    for o in outcomes:
+        assert o.reason in ("closed", "stock_exhausted", "max_turns") and len(o.totals) == 2
+
+
+def test_the_tasks_cover_every_seed_once_per_ruleset() -> None:
+    tasks = plan_tasks(sim(rounds=60, seed=5), chunk=25)
+    for label in ("clasic", "online"):
+        seeds = [s for t in tasks if t.label == label for s in range(t.first_seed, t.stop_seed)]
+        assert seeds == list(range(5, 65))
+
+
+def test_results_do_not_depend_on_the_number_of_processes() -> None:
+    one = to_json(run(sim(rounds=30), jobs=1))
+    two = to_json(run(sim(rounds=30), jobs=2))
+    assert one == two
+    assert json.loads(one)["rulesets"][0]["rounds"] == 30
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is an optional extra")
+def test_the_ray_backend_gives_the_same_bytes() -> None:
+    local = to_json(run(sim(rounds=6), jobs=1))
+    assert to_json(run(sim(rounds=6), backend="ray")) == local
+
+
+def test_the_measures_of_a_simulation() -> None:
+    results = run(sim(rounds=12, bots=("greedy", "random", "greedy", "random")))
+    for block in results["rulesets"]:
+        assert block["rounds"] == 12
+        assert sum(e["count"] for e in block["ends"].values()) == 12
+        assert [s["bot"] for s in block["seats"]] == ["greedy", "random", "greedy", "random"]
+        assert set(block["bots"]) == {"greedy", "random"}
+        for seat in block["seats"]:
+            assert seat["ci_low"] <= seat["mean"] <= seat["ci_high"]
+            assert seat["min"] <= seat["median"] <= seat["max"]
+        assert block["bots"]["greedy"]["mean"] > block["bots"]["random"]["mean"]
+    assert results["rulesets"][1]["fingerprint"] == variants.get("online").fingerprint()
+
+
+def test_intervals() -> None:
+    assert mean_ci([2.0, 4.0]) == {"mean": 3.0, "sd": 1.4142, "ci_low": 1.04, "ci_high": 4.96}
+    assert mean_ci([5.0])["ci_low"] == 5.0 and mean_ci([])["mean"] == 0.0
+    w = wilson_ci(8, 10)
+    assert w["share"] == 0.8 and (w["ci_low"], w["ci_high"]) == (0.4902, 0.9433)
+    assert wilson_ci(0, 10)["ci_low"] == 0.0 and wilson_ci(0, 0)["share"] == 0.0
+
+
+def test_bad_simulations_are_refused() -> None:
+    clasic = (("clasic", variants.get("clasic")),)
+    with pytest.raises(ValueError, match="unknown bot"):
+        Simulation(clasic, ("random", "clever"), 10)
+    with pytest.raises(ValueError, match="2 to 4"):
+        Simulation(clasic, ("random",), 10)
+    with pytest.raises(ValueError, match="at least 1"):
+        Simulation(clasic, ("random", "random"), 0)
+    with pytest.raises(ValueError, match="distinct labels"):
+        Simulation(clasic * 2, ("random", "random"), 10)
+    with pytest.raises(ValueError, match="backend"):
+        run(Simulation(clasic, ("random", "random"), 1), backend="dask")
+    assert set(BOTS) == {"greedy", "random"}
+
+
+def test_reports(tmp_path: object) -> None:
+    results = run(sim(rounds=5))
+    table = to_table(results)
+    assert "== clasic" in table and "first-player advantage" in table
+    rows = to_csv(results).splitlines()
+    assert rows[0] == "ruleset,measure,seat,value,ci_low,ci_high"
+    assert any(r.startswith("online,ended_max_turns,") for r in rows)
+    assert json.loads(to_json(results)) == results
+
+
+@pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="matplotlib: [plot]")
+def test_the_plot_is_written(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "presets.png"
+    write_plot(run(sim(rounds=4)), str(path))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
