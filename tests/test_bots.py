@@ -13,7 +13,7 @@ from engine_positions import ex15, preset
 
 from remi_rules import variants
 from remi_rules.bots import GreedyBot, RandomBot
-from remi_rules.engine import Bot, Discard, Draw, EndReason, Game, play_round
+from remi_rules.engine import Automation, Bot, Discard, Draw, EndReason, Game, play_round
 from remi_rules.tiles import JOKER_IDS
 
 ALL = ("clasic", "online", "rummy45")
@@ -122,3 +122,15 @@ def test_the_greedy_bot_never_discards_a_joker_while_unopened() -> None:
                     extra = bot.react(game.view(s))
                     if extra is not None:
                         game.apply(extra)
+
+
+@pytest.mark.rule("ANNOUNCE-02")
+@pytest.mark.rule("ANNOUNCE-03")
+def test_announce_02_a_forced_draw_waits_for_the_announcement_window() -> None:
+    # With every Automation on, the engine must not draw for the next seat while the
+    # previous one may still announce few tiles: that draw would close his window.
+    rules = variants.get("clasic")
+    for seed in range(6):
+        game = Game.new(rules, 4, seed=seed, automation=Automation.all())
+        play_round(game, [GreedyBot() for _ in range(4)])
+        assert not any(s.missed_announcement for s in game.state.seats), seed

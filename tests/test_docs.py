@@ -1,17 +1,23 @@
 """The documentation in docs/ against the code.
 
-* the preset pages are exactly what ``python -m remi_rules.docgen docs/presets`` writes;
+* the preset pages and their index (the table of the knobs where the presets differ)
+  are exactly what ``python -m remi_rules.docgen docs/presets`` writes;
 * every rule ID cited by a knob exists in docs/RULES.md, the project's copy of the rules;
 * docs/RULES.md has the catalogue's main sections;
-* the clasic page names every knob.
+* the clasic page names every knob;
+* the API pages of the packages name every export, and the site's build-time
+  docstring converter (tools/griffe_rst.py) does what it says.
 
 The doctests of the pages themselves run through ``--doctest-glob='*.md'``.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import re
 from pathlib import Path
+from types import ModuleType
 
 import attrs
 import pytest
@@ -50,9 +56,61 @@ def test_docgen_check_mode_reports_a_stale_page(
     assert docgen.check_pages(tmp_path) == []
 
 
+def test_docgen_check_mode_reports_a_stale_index(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docgen.write_pages(tmp_path)
+    index = tmp_path / docgen.INDEX
+    index.write_text(index.read_text(encoding="utf-8").replace("**`50`**", "**`40`**"), "utf-8")
+    assert docgen.main(["--check", str(tmp_path)]) == 1
+    assert docgen.INDEX in capsys.readouterr().out
+    index.unlink()
+    assert docgen.main(["--check", str(tmp_path)]) == 1
+
+
 def test_docgen_is_deterministic() -> None:
     assert docgen.render_pages() == docgen.render_pages()
-    assert list(docgen.render_pages()) == [f"{name}.md" for name in variants.names()]
+    assert list(docgen.render_pages()) == [
+        docgen.INDEX,
+        *(f"{name}.md" for name in variants.names()),
+    ]
+
+
+def _differing_knobs() -> list[str]:
+    presets = [variants.get(name) for name in variants.names()]
+    return [
+        field.name
+        for field in attrs.fields(Ruleset)
+        if any(getattr(p, field.name) != getattr(presets[0], field.name) for p in presets)
+    ]
+
+
+def test_overview_lists_exactly_the_knobs_that_differ() -> None:
+    page = docgen.overview_page()
+    rows = re.findall(r"^\| `(\w+)` \|", page, flags=re.MULTILINE)
+    assert rows == _differing_knobs()
+    for name in variants.names():
+        assert f"[`{name}`]({name}.md)" in page
+        assert variants.get(name).fingerprint() in page
+
+
+@pytest.mark.parametrize("knob", _differing_knobs())
+def test_overview_shows_each_presets_value(knob: str) -> None:
+    page = docgen.overview_page()
+    row = next(line for line in page.splitlines() if line.startswith(f"| `{knob}` |"))
+    cells = [c.strip() for c in row.strip("|").split(" | ")]
+    reference = variants.get(docgen.REFERENCE)
+    names = variants.names()
+    for cell, name in zip(cells[1 : 1 + len(names)], names, strict=True):
+        value = getattr(variants.get(name), knob)
+        shown = f"`{docgen.format_value(value)}`".replace("|", "\\|")
+        assert cell == (f"**{shown}**" if value != getattr(reference, knob) else shown), name
+
+
+def test_no_preset_may_be_called_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(variants, "names", lambda: ("clasic", "index"))
+    with pytest.raises(ValueError, match="index"):
+        docgen.render_pages()
 
 
 @pytest.mark.parametrize("name", variants.names())
@@ -90,3 +148,161 @@ def test_every_knob_is_named_in_the_clasic_page() -> None:
     page = (PRESETS / "clasic.md").read_text(encoding="utf-8")
     missing = [info.name for info in knobs() if f"`{info.name}`" not in page]
     assert not missing, missing
+
+
+# -- the site (mkdocs.yml): API pages and the build-time docstring converter ---------------
+
+API = DOCS / "api"
+API_MODULES = (
+    "remi_rules",
+    "remi_rules.tiles",
+    "remi_rules.melds",
+    "remi_rules.ruleset",
+    "remi_rules.variants",
+    "remi_rules.opening",
+    "remi_rules.rupere",
+    "remi_rules.lipire",
+    "remi_rules.joly",
+    "remi_rules.closing",
+    "remi_rules.scoring",
+    "remi_rules.values",
+    "remi_rules.table",
+    "remi_rules.solver",
+    "remi_rules.partition",
+    "remi_rules.hints",
+    "remi_rules.bots",
+    "remi_rules.engine",
+    "remi_rules.engine.bot",
+    "remi_rules.engine.events",
+    "remi_rules.engine.game",
+    "remi_rules.engine.legal",
+    "remi_rules.engine.match",
+    "remi_rules.engine.state",
+    "remi_rules.engine.steps",
+    "remi_rules.engine.transition",
+    "remi_rules.engine.view",
+    "remi_rules.serde",
+    "remi_rules.serde.rulesets",
+    "remi_rules.serde.games",
+    "remi_rules.serde.matches",
+    "remi_rules.errors",
+)
+
+
+def _api_text() -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for p in sorted(API.rglob("*.md")))
+
+
+def test_every_public_module_has_an_api_page() -> None:
+    documented = set(re.findall(r"^::: ([\w.]+)$", _api_text(), flags=re.MULTILINE))
+    assert set(API_MODULES) <= documented, sorted(set(API_MODULES) - documented)
+
+
+@pytest.mark.parametrize(
+    ("package", "page"),
+    [("remi_rules", "remi_rules.md"), ("remi_rules.engine", "engine/index.md")],
+)
+def test_package_pages_link_every_export(package: str, page: str) -> None:
+    # The package pages render the package docstring only, then link each export to
+    # the page of the module that defines it (the strict build checks the links).
+    module = importlib.import_module(package)
+    text = (API / page).read_text(encoding="utf-8")
+    missing = [n for n in module.__all__ if n != "__version__" and f"[`{n}`][" not in text]
+    assert not missing, missing
+
+
+def _griffe_rst() -> ModuleType:
+    pytest.importorskip("griffe")  # installed with the docs extra (in dev)
+    path = Path(__file__).resolve().parent.parent / "tools" / "griffe_rst.py"
+    spec = importlib.util.spec_from_file_location("griffe_rst", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_converter_fences_doctests_and_literal_blocks() -> None:
+    convert = _griffe_rst().convert
+    text = "Intro.\n\n>>> 1 + 1\n2\n\nThe ids::\n\n    id = 8 * r\n    104\n\nAfter."
+    assert convert(text) == (
+        "Intro.\n\n```pycon\n>>> 1 + 1\n2\n```\n\nThe ids:\n\n```text\nid = 8 * r\n104\n```\n\n"
+        "After."
+    )
+    assert convert("Total is ::\n\n    x\n").startswith("Total is\n")
+    fenced = "```python\n>>> kept\n```"
+    assert convert(fenced) == fenced
+
+
+def test_converter_roles_lists_and_definitions() -> None:
+    module = _griffe_rst()
+    resolve = {"Game": "remi_rules.engine.game.Game"}.get
+    text = "See :class:`Game` and :meth:`~remi_rules.engine.Game.apply`, :func:`hint\n<x.hint>`."
+    assert module.convert(text, lambda t: resolve(t, t)) == (
+        'See <autoref identifier="remi_rules.engine.game.Game" optional>`Game`</autoref> and '
+        '<autoref identifier="remi_rules.engine.Game.apply" optional>`apply`</autoref>, '
+        '<autoref identifier="x.hint" optional>`hint`</autoref>.'
+    )
+    assert module.convert("A list:\n* one\n* two") == "A list:\n\n* one\n* two"
+    assert module.convert("Term\n    Its definition.\n") == "**Term**\n\nIts definition."
+    assert module.convert("Rules SCORE-*, ``DEAL-*``") == "Rules SCORE-\\*, ``DEAL-*``"
+    wrapped = "Total:\n``a - b\n+ c``.\n"  # a code span wrapped over lines is not a list
+    assert module.convert(wrapped) == wrapped.rstrip()
+
+
+def test_converter_leaves_no_rest_in_the_package_docstrings() -> None:
+    module = _griffe_rst()
+    import griffe
+
+    extension = module.RstDocstrings()
+    package = griffe.load(
+        "remi_rules",
+        search_paths=[str(Path(__file__).resolve().parent.parent / "src")],
+        extensions=griffe.load_extensions(extension),
+    )
+    checked = 0
+    for obj in module._objects(package):
+        if obj.docstring is None:
+            continue
+        checked += 1
+        value = obj.docstring.value
+        assert not module.ROLE_RE.search(value), obj.path
+        inside = False
+        for line in value.splitlines():
+            if line.strip().startswith("```"):
+                inside = not inside
+            assert inside or not line.strip().startswith(">>>"), obj.path
+        assert module.convert(value) == value, obj.path  # converting twice changes nothing
+    assert checked > 100
+
+
+def test_converter_doctests() -> None:
+    import doctest
+
+    result = doctest.testmod(_griffe_rst())
+    assert result.attempted and not result.failed
+
+
+def _mkdocs_hooks() -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "tools" / "mkdocs_hooks.py"
+    spec = importlib.util.spec_from_file_location("mkdocs_hooks", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_site_hook_reads_lists_as_github_does() -> None:
+    import doctest
+
+    hooks = _mkdocs_hooks()
+    assert doctest.testmod(hooks).failed == 0
+    gfm = hooks.gfm_lists
+    assert gfm("Rule:\n1. deal;\n2. play.") == "Rule:\n\n1. deal;\n2. play."
+    assert gfm("founded in\n2006. Then") == "founded in\n2006. Then"  # not a list
+    assert gfm("- a\n  - b\n\nText.\n  - c") == "- a\n    - b\n\nText.\n\n- c"
+    fenced = "Code:\n```text\n- not a list\n```"
+    assert gfm(fenced) == fenced
+    # Every page keeps its text: only blank lines and list indentation change.
+    for page in sorted(DOCS.rglob("*.md")):
+        source = page.read_text(encoding="utf-8")
+        assert gfm(source).split() == source.split(), page

@@ -48,10 +48,13 @@ _UNDOABLE = (TakeLastDiscard, Rupere, TakeAtu, MeldTiles, LayOff, SwapJoker)
 @attrs.frozen(kw_only=True)
 class Automation:
     """What the engine does by itself, separate from the :class:`~remi_rules.Ruleset`.
-    All off by default; the CLI's demo turns them on.
+    All off by default.
 
     * ``forced_takes``: when the player to move can only draw (and has nothing to
-      announce or declare first), draw for him (TURN-04's first turns, mostly);
+      announce or declare first), draw for him (TURN-04's first turns, mostly) —
+      but not while the previous seat's few-tiles window is open and unannounced: the
+      draw would close it (ANNOUNCE-02) and cost him the penalty (ANNOUNCE-03) before
+      he could announce; the draw then waits for the next step;
     * ``announcements``: where the preset makes them automatic
       (``announce_automatic``, ANNOUNCE-04, online), announce few tiles for the seat
       that ends a turn with ``announce_threshold`` tiles or fewer;
@@ -407,7 +410,12 @@ class Game:
                 and not state.seats[window].announced_few
             ):
                 step = AnnounceFewTiles(window)
-            elif auto.forced_takes and state.phase is Phase.TAKE and self._only_draw():
+            elif (
+                auto.forced_takes
+                and state.phase is Phase.TAKE
+                and (window is None or state.seats[window].announced_few)
+                and self._only_draw()
+            ):
                 step = Draw()
             if step is None:
                 break

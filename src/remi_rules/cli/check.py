@@ -1,0 +1,94 @@
+"""``remi-rules check``: validate melds (MELD-01 … MELD-06) or a first etalare
+(``--opening``, OPEN-02 … OPEN-04) written in tile notation.
+
+Each meld gets a line: its kind, its points (VALUE-01) and what each joker stands for
+(MELD-06), or why it is invalid.  With ``--opening`` the melds are also checked
+together by :func:`~remi_rules.check_opening`, and no value may be used more often
+than the set holds it (two copies, two jokers, TILES-01).  Exit code 1 when a meld
+or the opening is invalid.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from typing import TYPE_CHECKING, TextIO
+
+from ..errors import InvalidOpeningError, RemiError
+from ..melds import Meld, analyze_meld
+from ..opening import check_opening
+from ..ruleset import Ruleset
+from ..tiles import JOKER, parse_tiles
+from .common import INVALID, OK, add_lang, add_rules, chosen_rules
+from .render import meld_text
+from .texts import tr
+
+if TYPE_CHECKING:
+    from .common import Subparsers
+
+__all__ = ["add_parser", "check_meld", "run"]
+
+
+def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "check",
+        help="validate melds, or a first etalare, written in tile notation",
+        description='Validate melds written in tile notation ("11R 12R 13R 1R", J for a '
+        "joker) under a preset or a house-rules file: the kind, the points and what each "
+        "joker stands for, or why it is invalid.  Exit code 1 if one is invalid.",
+    )
+    parser.add_argument("melds", nargs="+", metavar="MELD", help='e.g. "11R 12R 13R 1R"')
+    parser.add_argument(
+        "--opening",
+        action="store_true",
+        help="check the melds together as a first etalare (minimum and composition)",
+    )
+    add_rules(parser)
+    add_lang(parser)
+    return parser
+
+
+def check_meld(notation: str, rules: Ruleset, lang: str) -> tuple[Meld | None, str]:
+    """The meld written ``notation`` and its description, or ``None`` and why it is
+    not one (bad notation included)."""
+    try:
+        meld = analyze_meld(parse_tiles(notation), rules)
+    except RemiError as err:
+        return None, f"{tr(lang, 'invalid')} [{err.code}]: {err.message(lang)}"
+    return meld, meld_text(meld, lang)
+
+
+def _opening_line(melds: list[Meld], rules: Ruleset, lang: str) -> tuple[bool, str]:
+    """OPEN-02 … OPEN-04 for the melds together, after the tile census (TILES-01)."""
+    used = Counter(JOKER if t.is_joker else t for m in melds for t in m.tiles)
+    for tile, count in sorted(used.items()):
+        if count > 2:
+            return False, tr(lang, "opening_copies", tile=tile, count=count, limit=2)
+    try:
+        points = check_opening(melds, rules)
+    except InvalidOpeningError as err:
+        return False, tr(lang, "opening_bad", code=err.code, why=err.message(lang))
+    return True, tr(lang, "opening_ok", points=points, minimum=rules.opening_min_points)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    rules = chosen_rules(args).rules
+    lang: str = args.lang
+    status = OK
+    melds: list[Meld] = []
+    for notation in args.melds:
+        meld, text = check_meld(notation, rules, lang)
+        out.write(f"{notation}: {text}\n")
+        if meld is None:
+            status = INVALID
+        else:
+            melds.append(meld)
+    if args.opening:
+        if status != OK:
+            out.write(tr(lang, "opening_skipped") + "\n")
+        else:
+            valid, text = _opening_line(melds, rules, lang)
+            out.write(text + "\n")
+            if not valid:
+                status = INVALID
+    return status

@@ -1,0 +1,547 @@
+"""The short step notation of ``remi-rules play`` and ``replay``: text to engine steps
+and back.
+
+:func:`parse_command` reads one typed line for the seat of a
+:class:`~remi_rules.engine.PlayerView` and returns an engine step, with the typed
+tiles mapped to that seat's physical tile ids, or a :class:`Meta` command of the
+terminal (``hint``, ``help``, ...).  Bad input raises :class:`NotationError`, whose
+``message("ro")`` / ``message("en")`` says what is wrong; whether a well-formed step
+is *legal* is the engine's business (``IllegalStepError``).  :func:`format_step`
+writes a step in the same notation, so a hint's steps can be typed back.
+
+===============================  ==============================================
+``draw`` / ``trage``             :class:`~remi_rules.engine.Draw` (TURN-03)
+``take`` / ``ia``                :class:`~remi_rules.engine.TakeLastDiscard` (RUPE-01)
+``rupere 9R``, ``rupere 3``      :class:`~remi_rules.engine.Rupere` at that tile
+                                 (its latest copy) or position (RUPE-03)
+``atu``                          :class:`~remi_rules.engine.TakeAtu` (ATU-06)
+``meld 5R 6R 7R``                :class:`~remi_rules.engine.MeldTiles`, in laid order
+``lay 9G on 2 [low|high]``       :class:`~remi_rules.engine.LayOff` (LIPI-01/02)
+``swap 6R on 3``                 :class:`~remi_rules.engine.SwapJoker` (JOLY-01)
+``discard 13R``, ``close 2A``    :class:`~remi_rules.engine.Discard`,
+                                 :class:`~remi_rules.engine.Close` (CLOSE-01/02)
+``announce``, ``announce atu``   :class:`~remi_rules.engine.AnnounceFewTiles`
+                                 (ANNOUNCE-01), :class:`~remi_rules.engine.AnnounceAtu`
+                                 (ATU-02)
+``pe tabla``, ``redeal``         :class:`~remi_rules.engine.DeclarePeTabla` (CLOSE-06),
+                                 :class:`~remi_rules.engine.DemandRedeal` (DUBLE-05)
+``undo``                         :class:`~remi_rules.engine.Undo`
+===============================  ==============================================
+
+The Romanian words work too (``trage``, ``ia``, ``etalează``, ``lipește 9G la 2``,
+``schimbă 6R la 3``, ``aruncă 13R``, ``închide 2A``, ``anunță``, ``anulează``), with
+or without diacritics; tiles may be typed in lower case.  Among two copies of a
+value on the rack, a step that places a tile uses the one the turn owes first (the
+tile taken from the row, a swapped joker, the atu's twin) and a discard keeps it.
+
+>>> from remi_rules import variants
+>>> from remi_rules.engine import Game
+>>> game = Game.new(variants.get("clasic"), 2, seed=4, starter=0)
+>>> view = game.view(0)
+>>> rack = sorted(str(view.table.tile(i)) for i in view.rack)
+>>> step = parse_command(f"discard {rack[0].lower()}", view)
+>>> step.kind, format_step(step, view, "en") == f"discard {rack[0]}"
+('discard', True)
+>>> format_step(step, view, "ro").split()[0]
+'aruncă'
+>>> try:
+...     parse_command("discard 13X", view)
+... except NotationError as err:
+...     print(err.code.value, "|", err.message("ro"))
+input_bad_tile | „13X”: culoarea trebuie să fie R (roșu), G (galben), A (albastru) sau N (negru).
+"""
+
+from __future__ import annotations
+
+import enum
+import unicodedata
+from collections.abc import Sequence
+from typing import Final, Protocol
+
+from ..engine import (
+    AnnounceAtu,
+    AnnounceFewTiles,
+    Close,
+    DeclarePeTabla,
+    DemandRedeal,
+    Discard,
+    Draw,
+    ExchangeDoubles,
+    LayOff,
+    MeldTiles,
+    PlayerView,
+    Rupere,
+    Step,
+    SwapJoker,
+    TakeAtu,
+    TakeLastDiscard,
+    Undo,
+)
+from ..errors import RemiError, TileParseError
+from ..lipire import End
+from ..table import Table
+from ..tiles import JOKER, JOKER_IDS, Tile, parse_tiles
+from .texts import LANGS
+
+__all__ = ["Meta", "NotationError", "NotationErrorCode", "format_step", "parse_command"]
+
+
+class Meta(enum.StrEnum):
+    """A command of the terminal, not a step of the game."""
+
+    HINT = "hint"
+    HELP = "help"
+    QUIT = "quit"
+    SHOW = "show"
+    PASS = "pass"
+    """An empty line (or ``pass``): go on without a step."""
+
+
+class NotationErrorCode(enum.StrEnum):
+    """Why a typed line is not a step."""
+
+    UNKNOWN_COMMAND = "input_unknown_command"
+    MISSING = "input_missing"
+    EXTRA = "input_extra"
+    BAD_TILE = "input_bad_tile"
+    NOT_IN_RACK = "input_not_in_rack"
+    TOO_FEW = "input_too_few"
+    NOT_IN_ROW = "input_not_in_row"
+    BAD_NUMBER = "input_bad_number"
+    ROW_POSITION = "input_row_position"
+    NO_JOKER = "input_no_joker"
+    BAD_END = "input_bad_end"
+
+
+# (Romanian, English); placeholders come from the details.
+_MESSAGES: Final[dict[NotationErrorCode, tuple[str, str]]] = {
+    NotationErrorCode.UNKNOWN_COMMAND: (
+        "„{word}” nu este o comandă; scrie help pentru listă.",
+        "'{word}' is not a command; type help for the list.",
+    ),
+    NotationErrorCode.MISSING: (
+        "{word} are nevoie de {what}, de exemplu: {example}",
+        "{word} needs {what}, for example: {example}",
+    ),
+    NotationErrorCode.EXTRA: (
+        "Nu înțeleg „{text}” după {word}.",
+        "Unexpected '{text}' after {word}.",
+    ),
+    NotationErrorCode.BAD_TILE: ("{cause}", "{cause}"),
+    NotationErrorCode.NOT_IN_RACK: (
+        "Nu ai {tile} pe tablă.",
+        "You hold no {tile}.",
+    ),
+    NotationErrorCode.TOO_FEW: (
+        "Ai doar {held} × {tile} pe tablă, nu {wanted}.",
+        "You hold only {held} × {tile}, not {wanted}.",
+    ),
+    NotationErrorCode.NOT_IN_ROW: (
+        "Nu este niciun {tile} în șir.",
+        "There is no {tile} in the row.",
+    ),
+    NotationErrorCode.BAD_NUMBER: (
+        "„{text}” nu este {what}.",
+        "'{text}' is not {what}.",
+    ),
+    NotationErrorCode.ROW_POSITION: (
+        "Șirul nu are poziția {index}: are {count} piese.",
+        "The row has no position {index}: it holds {count} tiles.",
+    ),
+    NotationErrorCode.NO_JOKER: (
+        "Formația {meld} nu are niciun joker.",
+        "Meld {meld} holds no joker.",
+    ),
+    NotationErrorCode.BAD_END: (
+        "„{text}” nu este un capăt: low (jos) sau high (sus).",
+        "'{text}' is not an end: low or high.",
+    ),
+}
+
+_WHAT: Final[dict[str, tuple[str, str]]] = {
+    "tile": ("o piesă", "a tile"),
+    "tiles": ("piesele formației", "the meld's tiles"),
+    "meld": ("numărul formației", "the meld's number"),
+    "meld_number": ("un număr de formație", "a meld number"),
+    "position": ("o piesă din șir sau poziția ei", "a row tile or its position"),
+}
+
+_EXAMPLE: Final[dict[str, tuple[str, str]]] = {
+    "rupere": ("rupere 9R", "rupere 9R"),
+    "meld": ("etalează 5R 6R 7R", "meld 5R 6R 7R"),
+    "lay": ("lipește 9G la 2", "lay 9G on 2"),
+    "swap": ("schimbă 6R la 3", "swap 6R on 3"),
+    "discard": ("aruncă 13R", "discard 13R"),
+    "close": ("închide 2A", "close 2A"),
+}
+
+
+class NotationError(RemiError, ValueError):
+    """A typed line that is not a step (bad notation, a tile the player does not
+    hold, a row position that does not exist).  ``code`` is a
+    :class:`NotationErrorCode`; ``details`` name the offending text."""
+
+    code: NotationErrorCode
+
+    def message(self, lang: str = "en") -> str:
+        """The explanation in ``"ro"`` (Romanian) or ``"en"`` (English)."""
+        if lang not in LANGS:
+            raise ValueError(f"unknown language {lang!r}; use one of {LANGS}")
+        k = LANGS.index(lang)
+        details = {key: str(value) for key, value in self.details.items()}
+        cause = self.details.get("cause")
+        if isinstance(cause, RemiError):
+            details["cause"] = cause.message(lang)
+        what = self.details.get("what")
+        if isinstance(what, str) and what in _WHAT:
+            details["what"] = _WHAT[what][k]
+        command = self.details.get("command")
+        if isinstance(command, str) and command in _EXAMPLE:
+            details["example"] = _EXAMPLE[command][k]
+        return _MESSAGES[self.code][k].format_map(_Blank(details))
+
+
+class _Blank(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+# -- reading ------------------------------------------------------------------------------
+
+_WORDS: Final[dict[str, str]] = {
+    "draw": "draw",
+    "trage": "draw",
+    "take": "take",
+    "ia": "take",
+    "rupere": "rupere",
+    "rupe": "rupere",
+    "atu": "atu",
+    "meld": "meld",
+    "etaleaza": "meld",
+    "etalez": "meld",
+    "lay": "lay",
+    "lipeste": "lay",
+    "lipesc": "lay",
+    "swap": "swap",
+    "schimba": "swap",
+    "schimb": "swap",
+    "discard": "discard",
+    "arunca": "discard",
+    "arunc": "discard",
+    "close": "close",
+    "inchide": "close",
+    "inchid": "close",
+    "announce": "announce",
+    "anunta": "announce",
+    "anunt": "announce",
+    "declare": "pe_tabla",
+    "redeal": "redeal",
+    "strica": "redeal",
+    "undo": "undo",
+    "anuleaza": "undo",
+    "hint": Meta.HINT,
+    "sugestie": Meta.HINT,
+    "help": Meta.HELP,
+    "ajutor": Meta.HELP,
+    "?": Meta.HELP,
+    "quit": Meta.QUIT,
+    "exit": Meta.QUIT,
+    "iesire": Meta.QUIT,
+    "show": Meta.SHOW,
+    "arata": Meta.SHOW,
+    "pass": Meta.PASS,
+    "continua": Meta.PASS,
+}
+_CONNECTORS: Final = frozenset({"on", "la", "pe", "to", "in"})
+_ENDS: Final = {"low": End.LOW, "jos": End.LOW, "high": End.HIGH, "sus": End.HIGH}
+
+
+def _plain(word: str) -> str:
+    """``word`` in lower case without diacritics (``Aruncă`` → ``arunca``)."""
+    decomposed = unicodedata.normalize("NFD", word.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _tile_token(token: str) -> str:
+    """A typed tile in the library's notation: ``7r`` → ``7R``, ``j(=8r)`` → ``J(=8R)``."""
+    return token.upper()
+
+
+def parse_command(text: str, view: PlayerView) -> Step | Meta:
+    """The step (or terminal command) typed as ``text`` by ``view.seat``.
+
+    Tiles are mapped to the seat's physical tile ids on its rack (``view.rack``),
+    a row tile to its position in ``view.row``, a swap to the joker of the meld whose
+    place the tile fits.  Raises :class:`NotationError` for anything that is not a
+    step in the notation (see the module's table)."""
+    words = text.replace(",", " ").split()
+    if not words:
+        return Meta.PASS
+    word = words[0]
+    plain = [_plain(w) for w in words]
+    if plain[:2] == ["pe", "tabla"]:
+        _no_more(words[2:], 0, word)
+        return DeclarePeTabla(view.seat)
+    command = _WORDS.get(plain[0])
+    if command is None:
+        raise NotationError(NotationErrorCode.UNKNOWN_COMMAND, word=word)
+    args = words[1:]
+    if isinstance(command, Meta):
+        _no_more(args, 0, word)
+        return command
+    simple: dict[str, Step] = {
+        "draw": Draw(),
+        "atu": TakeAtu(),
+        "undo": Undo(),
+        "pe_tabla": DeclarePeTabla(view.seat),
+        "redeal": DemandRedeal(view.seat),
+    }
+    if command in simple:
+        _no_more(args, 0, word)
+        return simple[command]
+    if command == "take":
+        if plain[1:] == ["atu"]:
+            return TakeAtu()
+        _no_more(args, 0, word)
+        return TakeLastDiscard()
+    if command == "announce":
+        if plain[1:] == ["atu"]:
+            return AnnounceAtu(view.seat)
+        _no_more(args, 0, word)
+        return AnnounceFewTiles(view.seat)
+    if command == "rupere":
+        return _rupere(args, view, word)
+    if command == "meld":
+        if not args:
+            raise NotationError(NotationErrorCode.MISSING, word=word, what="tiles", command=command)
+        return MeldTiles(_rack_ids(_tiles(args), view, placing=True))
+    if command in ("discard", "close"):
+        if not args:
+            raise NotationError(NotationErrorCode.MISSING, word=word, what="tile", command=command)
+        _no_more(args, 1, word)
+        (tile_id,) = _rack_ids(_tiles(args), view, placing=command == "close")
+        return Discard(tile_id) if command == "discard" else Close(tile_id)
+    return _lay_or_swap(command, args, view, word)
+
+
+def _no_more(args: Sequence[str], allowed: int, word: str) -> None:
+    """Refuse anything typed after the ``allowed`` arguments of command ``word``."""
+    if len(args) > allowed:
+        raise NotationError(NotationErrorCode.EXTRA, text=" ".join(args[allowed:]), word=word)
+
+
+def _tiles(tokens: Sequence[str]) -> tuple[Tile, ...]:
+    """The typed tiles; a bad one is named with its position only among several."""
+    try:
+        if len(tokens) == 1:
+            return (Tile.parse(_tile_token(tokens[0])),)
+        return parse_tiles(" ".join(_tile_token(t) for t in tokens))
+    except TileParseError as err:
+        raise NotationError(NotationErrorCode.BAD_TILE, cause=err) from None
+
+
+def _meld_number(token: str) -> int:
+    if not token.isdigit():
+        raise NotationError(NotationErrorCode.BAD_NUMBER, text=token, what="meld_number")
+    return int(token)
+
+
+def _owed(view: PlayerView) -> set[int]:
+    """Rack tiles the turn owes to the table: the tile taken from the row (RUPE-01) or
+    the atu (ATU-06), a swapped joker (JOLY-04), and the atu's twin (ATU-02/04)."""
+    owed = {view.atu ^ 1}
+    turn = view.own_turn
+    if turn is not None:
+        if turn.obligation is not None:
+            owed.add(turn.obligation.picked)
+        owed.update(turn.swapped_jokers)
+    return owed
+
+
+def _rack_ids(tiles: Sequence[Tile], view: PlayerView, *, placing: bool) -> tuple[int, ...]:
+    """The seat's physical tiles for ``tiles``: for a step that places them, the owed
+    copy first; for a discard, the owed copy last."""
+    table = view.table
+    free = list(view.rack)
+    owed = _owed(view)
+    out: list[int] = []
+    for tile in tiles:
+        same = [i for i in free if table.tile(i) == tile]
+        if not same and tile == JOKER:  # a plain J also names a fixed joker (JOLY-05)
+            same = [i for i in free if table.tile(i).is_joker]
+        if not same:
+            held = sum(1 for i in view.rack if table.tile(i) == tile)
+            wanted = sum(1 for t in tiles if t == tile)
+            if held:
+                raise NotationError(
+                    NotationErrorCode.TOO_FEW, tile=str(tile), held=held, wanted=wanted
+                )
+            raise NotationError(NotationErrorCode.NOT_IN_RACK, tile=str(tile))
+        same.sort(key=lambda i: (i not in owed) if placing else (i in owed))
+        out.append(same[0])
+        free.remove(same[0])
+    return tuple(out)
+
+
+def _row_index(tile: Tile, row: Sequence[int], table: Table) -> int | None:
+    """The position of the latest copy of ``tile`` in the row (the shorter rupere)."""
+    found = [k for k, i in enumerate(row) if table.tile(i) == tile]
+    return found[-1] if found else None
+
+
+def _rupere(args: Sequence[str], view: PlayerView, word: str) -> Step:
+    if not args:
+        raise NotationError(NotationErrorCode.MISSING, word=word, what="position", command="rupere")
+    _no_more(args, 1, word)
+    row = view.row
+    if args[0].isdigit():
+        index = int(args[0])
+        if index >= len(row):
+            raise NotationError(NotationErrorCode.ROW_POSITION, index=index, count=len(row))
+    else:
+        (tile,) = _tiles(args[:1])
+        found = _row_index(tile, row, view.table)
+        if found is None:
+            raise NotationError(NotationErrorCode.NOT_IN_ROW, tile=str(tile))
+        index = found
+    return TakeLastDiscard() if index == len(row) - 1 else Rupere(index)
+
+
+def _lay_or_swap(command: str, args: Sequence[str], view: PlayerView, word: str) -> Step:
+    rest = list(args)
+    if len(rest) >= 2 and _plain(rest[1]) in _CONNECTORS:
+        del rest[1]
+    if len(rest) < 2:
+        what = "tile" if not rest else "meld"
+        raise NotationError(NotationErrorCode.MISSING, word=word, what=what, command=command)
+    (tile,) = _tiles(rest[:1])
+    meld = _meld_number(rest[1])
+    if command == "swap":
+        _no_more(rest, 2, word)
+        (tile_id,) = _rack_ids((tile,), view, placing=True)
+        return SwapJoker(tile_id, meld, _joker_for(tile, meld, view.table))
+    end: End | None = None
+    if len(rest) > 2:
+        end = _ENDS.get(_plain(rest[2]))
+        if end is None:
+            raise NotationError(NotationErrorCode.BAD_END, text=rest[2])
+        _no_more(rest, 3, word)
+    (tile_id,) = _rack_ids((tile,), view, placing=True)
+    return LayOff(tile_id, meld, end)
+
+
+def _joker_for(tile: Tile, index: int, table: Table) -> int:
+    """The joker of meld ``index`` whose place ``tile`` fits (MELD-06), else its first
+    joker; a meld that does not exist is left to the engine to refuse."""
+    if not 0 <= index < len(table.melds):
+        return JOKER_IDS[0]
+    meld = table.melds[index]
+    jokers = [(p, i) for p, i in enumerate(meld.ids) if i in JOKER_IDS]
+    if not jokers:
+        raise NotationError(NotationErrorCode.NO_JOKER, meld=index)
+    slots = {slot.position: slot for slot in meld.meld.jokers}
+    for position, joker in jokers:
+        slot = slots.get(position)
+        if slot is not None and tile in slot.candidates:
+            return joker
+    return jokers[0][1]
+
+
+# -- writing ------------------------------------------------------------------------------
+
+
+class _Where(Protocol):
+    """Where a step is made: a :class:`~remi_rules.engine.GameState` or a view."""
+
+    @property
+    def table(self) -> Table: ...
+
+    @property
+    def row(self) -> tuple[int, ...]: ...
+
+
+# (Romanian, English)
+_SAY: Final[dict[str, tuple[str, str]]] = {
+    "draw": ("trage", "draw"),
+    "take": ("ia", "take"),
+    "rupere": ("rupere", "rupere"),
+    "atu": ("atu", "atu"),
+    "meld": ("etalează", "meld"),
+    "lay": ("lipește {tile} la {meld}", "lay {tile} on {meld}"),
+    "swap": ("schimbă {tile} la {meld}", "swap {tile} on {meld}"),
+    "discard": ("aruncă", "discard"),
+    "close": ("închide", "close"),
+    "announce": ("anunță", "announce"),
+    "announce_atu": ("anunță atu", "announce atu"),
+    "pe_tabla": ("pe tablă", "pe tabla"),
+    "redeal": ("strică", "redeal"),
+    "exchange": (
+        "schimbă dubla {tile} cu locul {other} pe {other_tile}",
+        "exchange {tile} with seat {other} for {other_tile}",
+    ),
+    "undo": ("anulează", "undo"),
+    "low": ("jos", "low"),
+    "high": ("sus", "high"),
+}
+
+
+def format_step(step: Step, where: _Where, lang: str = "en") -> str:
+    """``step`` in the notation :func:`parse_command` reads, for the position
+    ``where`` (the state or view *before* the step: a rupere names the row tile, or
+    its position when an earlier copy of it lies in the row)."""
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r}; use one of {LANGS}")
+    k = LANGS.index(lang)
+    table = where.table
+
+    def say(key: str, **details: object) -> str:
+        return _SAY[key][k].format(**details)
+
+    def t(tile_id: int) -> str:
+        return _tile_text(tile_id, table)
+
+    match step:
+        case Draw():
+            return say("draw")
+        case TakeLastDiscard():
+            return say("take")
+        case Rupere(index=index):
+            row = where.row
+            if 0 <= index < len(row) and _row_index(table.tile(row[index]), row, table) == index:
+                return f"{say('rupere')} {t(row[index])}"
+            return f"{say('rupere')} {index}"
+        case TakeAtu():
+            return say("atu")
+        case MeldTiles(tiles=tiles):
+            return f"{say('meld')} {' '.join(t(i) for i in tiles)}"
+        case LayOff(tile=tile, meld=meld, end=end):
+            text = say("lay", tile=t(tile), meld=meld)
+            if end in (End.LOW, End.HIGH):
+                text += f" {say(end.value)}"
+            return text
+        case SwapJoker(tile=tile, meld=meld):
+            return say("swap", tile=t(tile), meld=meld)
+        case Discard(tile=tile):
+            return f"{say('discard')} {t(tile)}"
+        case Close(tile=tile):
+            return f"{say('close')} {t(tile)}"
+        case AnnounceFewTiles():
+            return say("announce")
+        case AnnounceAtu():
+            return say("announce_atu")
+        case DeclarePeTabla():
+            return say("pe_tabla")
+        case DemandRedeal():
+            return say("redeal")
+        case ExchangeDoubles(other=other, tile=tile, other_tile=other_tile):
+            return say("exchange", tile=t(tile), other=other, other_tile=t(other_tile))
+        case Undo():
+            return say("undo")
+    raise TypeError(f"not a step: {step!r}")  # pragma: no cover
+
+
+def _tile_text(tile_id: int, table: Table) -> str:
+    try:
+        return str(table.tile(tile_id))
+    except (TypeError, ValueError):
+        return f"#{tile_id}"
