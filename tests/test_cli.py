@@ -153,8 +153,8 @@ def test_every_command_is_registered_in_help_order() -> None:
     code, text = run("--help")
     assert code == 0
     names = re.findall(r"^    (\w+) ", text, flags=re.MULTILINE)
-    assert names == ["demo", "check", "variants", "play", "replay"]
-    assert len(COMMANDS) == 5
+    assert names == ["demo", "check", "variants", "play", "replay", "simulate"]
+    assert len(COMMANDS) == 6
 
 
 def test_a_command_module_is_added_by_listing_it() -> None:
@@ -787,7 +787,7 @@ def test_play_hint_after_the_discard_suggests_the_announcement(
     assert code == 0
     assert (
         "announce now (announce) or press Enter to go on.\n> hint\n"
-        "hint: Announce that you hold 1 tiles, or you lose 500 points.\n  1) announce\n"
+        "hint: Announce that you hold 1 tile, or you lose 500 points.\n  1) announce\n"
         "> announce\ndone: announce\n"
     ) in text
 

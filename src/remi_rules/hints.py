@@ -66,7 +66,7 @@ from .table import TableMeld
 from .tiles import Tile, tiles_str
 from .values import rack_value_end
 
-__all__ = ["Note", "NoteCode", "TurnPlan", "hint"]
+__all__ = ["Note", "NoteCode", "TurnPlan", "few_tiles_note", "hint"]
 
 
 class NoteCode(enum.StrEnum):
@@ -162,8 +162,8 @@ _TEXT: Final[dict[NoteCode, tuple[str, str]]] = {
         "Keep the joker for your opening.",
     ),
     NoteCode.ANNOUNCE_FEW: (
-        "Anunță că mai ai {count} piese, altfel pierzi {penalty} de puncte.",
-        "Announce that you hold {count} tiles, or you lose {penalty} points.",
+        "Anunță că mai ai {tiles_ro}, altfel pierzi {penalty} de puncte.",
+        "Announce that you hold {tiles_en}, or you lose {penalty} points.",
     ),
     NoteCode.UNDO: (
         "Tura nu se mai poate încheia așa: anulează ultimul pas.",
@@ -196,6 +196,19 @@ class Note:
         if lang not in ("ro", "en"):
             raise ValueError(f"unknown language {lang!r}; use 'ro' or 'en'")
         return _TEXT[self.code][lang == "en"].format(**self.details)
+
+
+def few_tiles_note(count: int, penalty: int | None) -> Note:
+    """The note that asks a seat left with ``count`` tiles to announce it (ANNOUNCE-01),
+    or lose ``penalty`` points (ANNOUNCE-03)."""
+    return Note(
+        NoteCode.ANNOUNCE_FEW,
+        {
+            "tiles_ro": "o piesă" if count == 1 else f"{count} piese",
+            "tiles_en": "1 tile" if count == 1 else f"{count} tiles",
+            "penalty": penalty or 0,
+        },
+    )
 
 
 @attrs.frozen
@@ -377,19 +390,20 @@ class _Planner:
         if state.atu_face_up:
             takes.append(TakeAtu())
         rack = [state.table.tile(i) for i in state.seats[self.seat].rack]
+        first_taken: _Sim | None = None
         for take in takes:
-            picked = (
-                state.atu
-                if isinstance(take, TakeAtu)
-                else (
-                    state.row[-1] if isinstance(take, TakeLastDiscard) else state.row[take.index]  # type: ignore[union-attr]
-                )
-            )
+            if isinstance(take, TakeAtu):
+                picked = state.atu
+            elif isinstance(take, Rupere):
+                picked = state.row[take.index]
+            else:
+                picked = state.row[-1]
             if not _might_justify(state.table.tile(picked), rack, self.rules):
                 continue
             taken = sim.copy()
             if not taken.apply(take):
                 continue
+            first_taken = first_taken or taken
             self._note_take(taken, take, state)
             best = self._best(self._action_candidates(taken))
             if best is not None:
@@ -397,6 +411,10 @@ class _Planner:
         drawn = sim.copy()
         can_draw = drawn.apply(Draw())
         if not options:
+            if not can_draw and first_taken is not None:
+                # The stock is out and no take could be played out to a legal end here:
+                # the take, and the rest asked for again.
+                return self._finish((0.0, first_taken), complete=False)
             drawn.notes += [Note(NoteCode.DRAW_ONLY), Note(NoteCode.THEN_ASK)]
             return self._finish((0.0, drawn), complete=False)
         best = max(options, key=lambda o: o[0])
@@ -424,10 +442,11 @@ class _Planner:
         sampled unseen tiles (seeded), or with a blank draw when ``samples`` is 0."""
         if self._draw_cache is not None:
             return self._draw_cache
+        unseen = set(self.view.hidden_ids())
         hidden = [i for i in state.stock] + [
             i for s, seat in enumerate(state.seats) if s != self.seat for i in seat.rack
         ]
-        hidden = [i for i in hidden if i in set(self.view.hidden_ids())]
+        hidden = [i for i in hidden if i in unseen]
         picks = (
             self.rng.sample(hidden, min(self.samples, len(hidden))) if self.samples else hidden[:1]
         )
@@ -863,15 +882,7 @@ class _Planner:
             # the plan (a bot makes it when the window opens).
             return
         if sim.apply(AnnounceFewTiles(self.seat)):
-            sim.notes.append(
-                Note(
-                    NoteCode.ANNOUNCE_FEW,
-                    {
-                        "count": len(sim.rack(self.seat)),
-                        "penalty": rules.no_announce_penalty or 0,
-                    },
-                )
-            )
+            sim.notes.append(few_tiles_note(len(sim.rack(self.seat)), rules.no_announce_penalty))
 
     @staticmethod
     def _partners(k: int, tiles: Sequence[Tile]) -> int:

@@ -37,7 +37,7 @@ from ..engine import (
 )
 from ..engine.transition import NoChance, apply_step
 from ..errors import HintError, IllegalStepError
-from ..hints import Note, NoteCode, hint
+from ..hints import few_tiles_note, hint
 from ..table import Table
 from .common import (
     AUTOMATION,
@@ -181,7 +181,7 @@ class _Session:
         penalty = state.rules.no_announce_penalty
         if state.current != self.you and penalty is not None and self.may_announce():
             count = len(state.rack(self.you))
-            note = Note(NoteCode.ANNOUNCE_FEW, {"count": count, "penalty": penalty})
+            note = few_tiles_note(count, penalty)
             self.say("hint", reason=note.message(self.lang))
             self.out.write(f"  1) {format_step(AnnounceFewTiles(self.you), state, self.lang)}\n")
             return
