@@ -308,3 +308,41 @@ def test_close_02_in_keep_mode_the_closing_tile_stays_on_the_rack() -> None:
     end = game.state.end
     assert end is not None and end.closing_tile in game.state.rack(0)
     assert rack(game, 0) == ["11A"]
+
+
+@pytest.mark.rule("RUPE-03")
+def test_rupe_03_the_take_prefilter_lets_every_legal_take_through() -> None:
+    # A rupere's later tiles may fill a run's gaps (5A 6A + 7A from the row + 8A), so
+    # the hint's cheap pre-check of a take must not ask for rack tiles next to it.
+    from remi_rules import parse_tiles
+    from remi_rules.engine import TakeLastDiscard
+    from remi_rules.engine.transition import _verify_row_take
+    from remi_rules.errors import IllegalStepError
+    from remi_rules.hints import _might_justify
+
+    rules = variants.get("rummy45")
+    rack = parse_tiles("6G 3N 2N 3G 5A 6A 2A 2A")
+    (picked,) = parse_tiles("8A")
+    assert _might_justify(picked, rack, rules, bridged=True)
+    assert not _might_justify(picked, rack, rules)
+    for seed in range(12):
+        game = Game.new(rules, 4, seed=seed)
+        bots: list[GreedyBot | RandomBot] = [
+            GreedyBot(),
+            RandomBot(seed),
+            GreedyBot(),
+            RandomBot(1),
+        ]
+        while not game.over:
+            state = game.state
+            if state.phase is Phase.TAKE:
+                tiles = [state.table.tile(i) for i in state.seats[state.current].rack]
+                for index in range(len(state.row)):
+                    try:
+                        _verify_row_take(state, index, TakeLastDiscard())
+                    except IllegalStepError:
+                        continue
+                    bridged = index < len(state.row) - 1
+                    tile = state.table.tile(state.row[index])
+                    assert _might_justify(tile, tiles, rules, bridged=bridged), (seed, index)
+            game.apply(bots[state.current].choose(game.view(state.current)))

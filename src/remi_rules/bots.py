@@ -23,7 +23,17 @@ from __future__ import annotations
 
 import random
 
-from .engine import AnnounceAtu, AnnounceFewTiles, Close, Discard, Draw, Phase, PlayerView, Step
+from .engine import (
+    AnnounceAtu,
+    AnnounceFewTiles,
+    Close,
+    Discard,
+    Draw,
+    Phase,
+    PlayerView,
+    Step,
+    Undo,
+)
 from .hints import hint
 from .ruleset import AtuBonusTrigger, StockExhausted
 
@@ -82,9 +92,9 @@ class GreedyBot:
             self._at = (view.turn, self._at[1] + 1)
             return step
         plan = hint(view, samples=self.samples)
-        steps = [s for s in plan.steps if s.in_turn]
-        if not steps:
-            steps = list(plan.steps)
+        steps = [s for s in plan.steps if s.in_turn] or list(plan.steps)
+        if not steps:  # pragma: no cover - the hint always plans a step; be safe anyway
+            steps = [s for s in view.legal_steps() if s.in_turn][:1] or [Undo()]
         self._queue = steps[1:]
         self._at = (view.turn, self._position(view)[1] + 1)
         return steps[0]

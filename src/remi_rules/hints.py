@@ -398,7 +398,8 @@ class _Planner:
                 picked = state.row[take.index]
             else:
                 picked = state.row[-1]
-            if not _might_justify(state.table.tile(picked), rack, self.rules):
+            bridged = isinstance(take, Rupere)
+            if not _might_justify(state.table.tile(picked), rack, self.rules, bridged=bridged):
                 continue
             taken = sim.copy()
             if not taken.apply(take):
@@ -972,26 +973,29 @@ _NEAR: Final = (frozenset[int](), *(_near_ranks(r) for r in range(1, 14)))
 at most."""
 
 
-def _might_justify(picked: Tile, rack: Sequence[Tile], rules: Ruleset) -> bool:
+def _might_justify(
+    picked: Tile, rack: Sequence[Tile], rules: Ruleset, *, bridged: bool = False
+) -> bool:
     """A cheap necessary condition for a taken tile to go into a new meld with rack
     tiles (RUPE-01): enough rack tiles of its rank in other colours, or of its colour
-    within two ranks, jokers counting for either."""
+    within two ranks (any rank when ``bridged``: the later tiles a rupere brings may
+    fill the gaps of a run), jokers counting for either."""
     acts = picked.acts_as
     if acts is None or acts.rank is None:
         return True
     jokers = sum(t.is_joker and t.acts_as is None for t in rack)
     same_rank: set[object] = set()
-    near = 0
+    near: set[int] = set()
     for tile in rack:
         act = tile.acts_as
         if act is None or act.rank is None or act == acts:
             continue
         if act.rank == acts.rank:
             same_rank.add(act.color)
-        elif act.color is acts.color and act.rank in _NEAR[acts.rank]:
-            near += 1
+        elif act.color is acts.color and (bridged or act.rank in _NEAR[acts.rank]):
+            near.add(act.rank)
     need = max(2, rules.take_meld_min_own_tiles)
-    return len(same_rank) + jokers >= need or near + jokers >= need
+    return len(same_rank) + jokers >= need or len(near) + jokers >= need
 
 
 def _extensions(meld: TableMeld, held: Counter[Tile]) -> Iterator[tuple[Tile, int]]:
