@@ -557,11 +557,8 @@ class _Planner:
             ):
                 sim.notes[k] = Note(note.code, {**note.details, "meld": meld})
                 return
-        sim.notes.append(Note(NoteCode.MELD, {"meld": meld, "points": self._last_points(sim)}))
-
-    @staticmethod
-    def _last_points(sim: _Sim) -> int:
-        return sim.state.table.melds[-1].meld.points
+        points = sim.state.table.melds[-1].meld.points
+        sim.notes.append(Note(NoteCode.MELD, {"meld": meld, "points": points}))
 
     # -- openings -----------------------------------------------------------------------
 
@@ -580,7 +577,7 @@ class _Planner:
             opened = forced.copy()
             if not self._put_down(opened, split[1]):
                 continue
-            self._own_layoffs(opened, keep=keep)
+            self._layoffs(opened, keep=keep, own_new_only=True)  # OPEN-07: own new melds only
             pending = opened.state.pending
             assert pending is not None
             melds = [opened.state.table.melds[m] for m in pending.new_melds]
@@ -744,10 +741,6 @@ class _Planner:
                 )
             )
         return True
-
-    def _own_layoffs(self, sim: _Sim, *, keep: int) -> None:
-        """In the opening turn: extend one's own new melds (OPEN-07)."""
-        self._layoffs(sim, keep=keep, own_new_only=True)
 
     def _layoffs(
         self, sim: _Sim, *, keep: int, avoid: Sequence[int] = (), own_new_only: bool = False

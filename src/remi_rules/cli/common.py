@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Final
 import attrs
 
 from .. import serde, variants
-from ..bots import GreedyBot, RandomBot
 from ..engine import Automation, Bot
 from ..ruleset import Ruleset
+from ..sim.tasks import BOTS, make_bot
 from .texts import LANGS, tr
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ announcement (ANNOUNCE-04).  Not ``forced_takes``: a forced draw is made inside 
 previous player's discard, which closes that player's announcement window
 (ANNOUNCE-02) before he can announce, so he would always miss it (ANNOUNCE-03)."""
 
-BOT_KINDS: Final = ("greedy", "random")
+BOT_KINDS: Final = tuple(BOTS)
 """The bots ``--bots`` names: :class:`~remi_rules.bots.GreedyBot` and
 :class:`~remi_rules.bots.RandomBot`."""
 
@@ -144,12 +144,10 @@ def parse_bot_kinds(text: str, seats: int) -> list[str]:
 
 
 def make_bots(kinds: Sequence[str], seats: Sequence[int], seed: int) -> dict[int, Bot]:
-    """The bots for ``seats``: a :class:`GreedyBot`, or a :class:`RandomBot` seeded from
-    ``seed`` and the seat (so a seeded game is the same every time)."""
-    out: dict[int, Bot] = {}
-    for kind, seat in zip(kinds, seats, strict=True):
-        out[seat] = GreedyBot() if kind == "greedy" else RandomBot(seed=seed * 10 + seat)
-    return out
+    """The bots for ``seats`` (:func:`remi_rules.sim.make_bot`, as the simulator seats
+    them): a random bot is seeded from ``seed`` and the seat, so a seeded game is the
+    same every time."""
+    return {seat: make_bot(kind, seed * 10 + seat) for kind, seat in zip(kinds, seats, strict=True)}
 
 
 def read_text(path: str) -> str:
