@@ -39,6 +39,8 @@ from .ruleset import AtuBonusTrigger, StockExhausted
 
 __all__ = ["GreedyBot", "RandomBot"]
 
+_DRAW = Draw()  # steps are immutable values: one will do
+
 
 class RandomBot:
     """A random legal turn (seeded, so reproducible): it draws from the stock when it
@@ -52,11 +54,12 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: PlayerView) -> Step:
-        rules = view.rules
         if view.phase is Phase.TAKE:
-            reshuffle = rules.stock_exhausted is StockExhausted.RESHUFFLE_DISCARDS
-            if view.stock_count or (reshuffle and len(view.row) >= 2):
-                return Draw()
+            if view.stock_count or (
+                view.rules.stock_exhausted is StockExhausted.RESHUFFLE_DISCARDS
+                and len(view.row) >= 2
+            ):
+                return _DRAW
             takes = [s for s in view.legal_steps() if s.in_turn]
             return self.rng.choice(takes)
         turn = view.own_turn

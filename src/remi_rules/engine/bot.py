@@ -33,13 +33,15 @@ def play_round(game: Game, bots: Sequence[Bot], *, max_steps: int = 100_000) -> 
     An illegal step from a bot raises :class:`~remi_rules.IllegalStepError`."""
     if len(bots) != game.state.players:
         raise ValueError(f"{game.state.players} bots are needed, not {len(bots)}")
+    reacts = [
+        (seat, react) for seat, bot in enumerate(bots) if (react := getattr(bot, "react", None))
+    ]
     for _ in range(max_steps):
         if game.over:
             break
-        for seat, bot in enumerate(bots):
-            react = getattr(bot, "react", None)
-            if react is None or game.over:
-                continue
+        for seat, react in reacts:
+            if game.over:
+                break
             step = react(game.view(seat))
             if step is not None:
                 game.apply(step)

@@ -53,11 +53,12 @@ class EndReason(enum.StrEnum):
 
 
 class _Event:
+    __slots__ = ()
     kind: ClassVar[str]
     chance: ClassVar[bool] = False
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class DealerChosen(_Event):
     """Chance: the first dealer, drawn at random (DEAL-01); the starter is the next seat."""
 
@@ -66,7 +67,7 @@ class DealerChosen(_Event):
     dealer: int
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class Dealt(_Event):
     """Chance: the 106 ids in dealt order (racks from seat 0, the atu, the stock top
     first), after a shuffle or as given (DEAL-02/03/04); also after a redeal."""
@@ -77,7 +78,7 @@ class Dealt(_Event):
     starter: int
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class AtuReturned(_Event):
     """Chance: a joker came up as the atu where ``atu_may_be_joker`` is false; it went
     back into the stock, the stock was shuffled (``stock``, top first) and ``atu``
@@ -90,7 +91,7 @@ class AtuReturned(_Event):
     stock: tuple[int, ...]
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class StockReshuffled(_Event):
     """Chance: the stock ran out and the row, all but its last tile, became the new
     stock in this order, top first (END-02, ``reshuffle_discards``)."""
@@ -100,21 +101,21 @@ class StockReshuffled(_Event):
     stock: tuple[int, ...]
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class TurnStarted(_Event):
     kind: ClassVar[str] = "turn_started"
     seat: int
     turn: int
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class Drew(_Event):
     kind: ClassVar[str] = "drew"
     seat: int
     tile: int
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class TookFromRow(_Event):
     """``tiles`` left the row at ``index`` for ``seat``'s rack (the picked tile first)."""
 
@@ -124,14 +125,14 @@ class TookFromRow(_Event):
     tiles: tuple[int, ...]
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class TookAtu(_Event):
     kind: ClassVar[str] = "took_atu"
     seat: int
     tile: int
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class Melded(_Event):
     kind: ClassVar[str] = "melded"
     seat: int
@@ -139,7 +140,7 @@ class Melded(_Event):
     tiles: tuple[int, ...]
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class LaidOff(_Event):
     kind: ClassVar[str] = "laid_off"
     seat: int
@@ -148,7 +149,7 @@ class LaidOff(_Event):
     end: End
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class JokerSwapped(_Event):
     kind: ClassVar[str] = "joker_swapped"
     seat: int
@@ -157,14 +158,14 @@ class JokerSwapped(_Event):
     tile: int
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class Discarded(_Event):
     kind: ClassVar[str] = "discarded"
     seat: int
     tile: int
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class Announced(_Event):
     """``what`` is ``"few_tiles"`` or ``"atu"``; ``automatic`` when the engine made it
     (ANNOUNCE-04 under :class:`~remi_rules.engine.Automation`)."""
@@ -175,7 +176,7 @@ class Announced(_Event):
     automatic: bool = False
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class AnnouncementMissed(_Event):
     """``seat`` ended a turn with few tiles and did not announce before the next
     turn began: he is liable for ``no_announce_penalty`` (ANNOUNCE-03, OQ-41)."""
@@ -184,13 +185,13 @@ class AnnouncementMissed(_Event):
     seat: int
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class PeTablaDeclared(_Event):
     kind: ClassVar[str] = "pe_tabla_declared"
     seat: int
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class DoublesExchanged(_Event):
     kind: ClassVar[str] = "doubles_exchanged"
     seat: int
@@ -199,7 +200,7 @@ class DoublesExchanged(_Event):
     received: tuple[int, ...]
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class RoundEnded(_Event):
     kind: ClassVar[str] = "round_ended"
     reason: EndReason
@@ -208,7 +209,7 @@ class RoundEnded(_Event):
     pe_tabla: bool = False
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class RoundScored(_Event):
     """The round's totals per seat and its winners (SCORE-*, TIE-*); emitted when
     :class:`~remi_rules.engine.Automation` ``scoring`` is on."""
@@ -218,7 +219,7 @@ class RoundScored(_Event):
     winners: tuple[int, ...]
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class StepUndone(_Event):
     kind: ClassVar[str] = "step_undone"
     step: str

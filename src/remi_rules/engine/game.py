@@ -39,6 +39,7 @@ from .steps import (
 )
 from .transition import Chance, NoChance, RandomChance, ScriptedChance, apply_step
 from .transition import deal as deal_tiles
+from .view import PlayerView
 
 __all__ = ["Automation", "Game", "GameRecord", "score_state"]
 
@@ -299,10 +300,8 @@ class Game:
         steps = _legal_steps(self._state)
         return (*steps, Undo()) if self._undo else steps
 
-    def view(self, seat: int):  # type: ignore[no-untyped-def]
+    def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see (:class:`~remi_rules.engine.view.PlayerView`)."""
-        from .view import PlayerView
-
         return PlayerView.of(self._state, seat)
 
     # -- the triplet -------------------------------------------------------------------------
@@ -341,6 +340,9 @@ class Game:
             self._undo.append((before, step, len(self._steps) - 1))
         elif step.in_turn:  # a draw or the end of the turn: nothing before it comes back
             self._undo.clear()
+        auto = self.automation
+        if not (auto.forced_takes or auto.announcements or auto.scoring):
+            return events
         return (*events, *self._run_automation(), *self._scored(before))
 
     def can_undo(self) -> bool:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Iterator
-from typing import TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 import attrs
 
+from .._slots import evolver
 from ..ruleset import Ruleset, SwappedJokerUse
 from ..rupere import TakeObligation
 from ..table import Table
@@ -31,6 +32,9 @@ __all__ = [
     "SeatState",
     "TurnState",
     "evolve",
+    "evolve_seat",
+    "evolve_state",
+    "evolve_turn",
     "tile_census",
 ]
 
@@ -48,7 +52,7 @@ class Phase(enum.StrEnum):
     """The round has ended (CLOSE-07, END-01/02/04)."""
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # layout twin: see remi_rules._slots
 class SeatState:
     """One seat: its rack (physical ids, in arrival order) and what it has done."""
 
@@ -69,7 +73,7 @@ class SeatState:
     """Declared a pe-tablă closing (CLOSE-06)."""
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # layout twin: see remi_rules._slots
 class TurnState:
     """The pending turn of ``seat``: what its turn-spanning constraints need (RUPE-01,
     OPEN-02/03, JOLY-04), checked when the turn ends."""
@@ -126,7 +130,7 @@ class RoundEnd:
     pe_tabla: bool = False
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # layout twin: see remi_rules._slots
 class GameState:
     """The whole state of one round.  Compare states with ``==``; serialise with
     :func:`remi_rules.serde.dump_game`."""
@@ -208,27 +212,33 @@ class GameState:
         return tuple(out)
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
-_set = object.__setattr__
-
-
 def evolve(inst: _T, **changes: object) -> _T:
     """:func:`attrs.evolve` for the engine's state values (:class:`GameState`,
     :class:`SeatState`, :class:`TurnState`): the same result, copied slot by slot
-    without running ``__init__``, which is worth it on the engine's hot path (a step
-    copies three of them).  Valid only for frozen classes without validators,
-    converters or ``__attrs_post_init__`` (tests/test_engine_state.py checks that
-    these classes stay so); a misspelt name raises :class:`TypeError`."""
+    without running ``__init__`` (:func:`remi_rules._slots.evolver`), which is worth it
+    on the engine's hot path (a step copies three of them).  Valid only for frozen
+    classes without validators, converters or ``__attrs_post_init__`` (checked when a
+    class is first copied; tests/test_engine_state.py checks these classes stay so); a
+    misspelt name raises :class:`TypeError`."""
     cls = type(inst)
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in attrs.fields(cls))  # type: ignore[arg-type]
-    new = object.__new__(cls)
-    for name in names:
-        _set(new, name, changes.pop(name) if name in changes else getattr(inst, name))
-    if changes:
-        raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(changes))}")
-    return new
+    fn = _EVOLVERS.get(cls)
+    if fn is None:
+        fn = _EVOLVERS[cls] = evolver(cls)
+    result: _T = fn(inst, **changes)
+    return result
+
+
+evolve_state: Callable[..., GameState] = evolver(GameState)
+""":func:`evolve` for a :class:`GameState` (no dispatch on the type: the hot path)."""
+evolve_seat: Callable[..., SeatState] = evolver(SeatState)
+""":func:`evolve` for a :class:`SeatState`."""
+evolve_turn: Callable[..., TurnState] = evolver(TurnState)
+""":func:`evolve` for a :class:`TurnState`."""
+_EVOLVERS: dict[type, Callable[..., Any]] = {
+    GameState: evolve_state,
+    SeatState: evolve_seat,
+    TurnState: evolve_turn,
+}
 
 
 def _places(state: GameState) -> Iterator[tuple[str, tuple[int, ...]]]:

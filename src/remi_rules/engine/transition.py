@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 import attrs
 
 from .. import closing, joly, lipire, opening, rupere
+from .._slots import maker
 from ..errors import (
     IllegalStepError,
     InvalidClosingError,
@@ -66,7 +67,16 @@ from .events import (
     TookFromRow,
     TurnStarted,
 )
-from .state import GameState, Phase, RoundEnd, SeatState, TurnState, evolve
+from .state import (
+    GameState,
+    Phase,
+    RoundEnd,
+    SeatState,
+    TurnState,
+    evolve_seat,
+    evolve_state,
+    evolve_turn,
+)
 from .steps import (
     AnnounceAtu,
     AnnounceFewTiles,
@@ -253,6 +263,12 @@ def _replace_seat(state: GameState, seat: int, new: SeatState) -> tuple[SeatStat
 
 
 def _without(rack: tuple[int, ...], ids: Sequence[int]) -> tuple[int, ...]:
+    if len(ids) == 1:  # the common case (a discard, a lay-off): ids are physical, so once
+        try:
+            k = rack.index(ids[0])
+        except ValueError:
+            return rack
+        return rack[:k] + rack[k + 1 :]
     gone = set(ids)
     return tuple(i for i in rack if i not in gone)
 
@@ -394,9 +410,9 @@ def _after_take(
     obligation: TakeObligation | None = None,
     **changes: object,
 ) -> GameState:
-    new_seat = evolve(seat, rack=rack, has_taken=True)
-    new_turn = evolve(turn, took=step.kind, obligation=obligation, steps=turn.steps + 1)
-    return evolve(
+    new_seat = evolve_seat(seat, rack=rack, has_taken=True)
+    new_turn = evolve_turn(turn, took=step.kind, obligation=obligation, steps=turn.steps + 1)
+    return evolve_state(
         state,
         seats=_replace_seat(state, state.current, new_seat),
         pending=new_turn,
@@ -416,17 +432,19 @@ def _draw(state: GameState, step: Draw, chance: Chance) -> tuple[GameState, list
         row, dead = row[-1:], False
         events.append(StockReshuffled(stock))
     tile = stock[0]
-    new = _after_take(
+    current = state.current
+    seats = list(state.seats)
+    seats[current] = evolve_seat(seat, rack=(*seat.rack, tile), has_taken=True)
+    new = evolve_state(
         state,
-        seat,
-        turn,
-        step,
-        rack=(*seat.rack, tile),
+        seats=tuple(seats),
+        pending=evolve_turn(turn, took="draw", steps=turn.steps + 1),
+        phase=Phase.ACTION,
         stock=stock[1:],
         row=row,
         row_dead_first=dead,
     )
-    events.append(Drew(state.current, tile))
+    events.append(_drew(current, tile))
     return new, events
 
 
@@ -473,14 +491,14 @@ def _meld(state: GameState, step: MeldTiles) -> tuple[GameState, list[Event]]:
         )
     except InvalidClosingError as err:
         raise _wrap(err, step) from None
-    new_seat = evolve(seat, rack=_without(seat.rack, step.tiles))
-    new_turn = evolve(
+    new_seat = evolve_seat(seat, rack=_without(seat.rack, step.tiles))
+    new_turn = evolve_turn(
         turn,
         new_melds=(*turn.new_melds, index),
         placed=(*turn.placed, *step.tiles),
         steps=turn.steps + 1,
     )
-    new = evolve(
+    new = evolve_state(
         state, table=table, seats=_replace_seat(state, state.current, new_seat), pending=new_turn
     )
     return new, [Melded(state.current, index, table.melds[index].ids)]
@@ -532,14 +550,14 @@ def _lay_off(state: GameState, step: LayOff) -> tuple[GameState, list[Event]]:
     table = state.table.extend(
         step.meld, step.tile, state.current, rules, low_end=end is lipire.End.LOW
     )
-    new_seat = evolve(seat, rack=_without(seat.rack, (step.tile,)))
-    new_turn = evolve(
+    new_seat = evolve_seat(seat, rack=_without(seat.rack, (step.tile,)))
+    new_turn = evolve_turn(
         turn,
         laid_off=(*turn.laid_off, step.tile),
         placed=(*turn.placed, step.tile),
         steps=turn.steps + 1,
     )
-    new = evolve(
+    new = evolve_state(
         state, table=table, seats=_replace_seat(state, state.current, new_seat), pending=new_turn
     )
     return new, [LaidOff(state.current, step.meld, step.tile, end)]
@@ -565,14 +583,14 @@ def _swap(state: GameState, step: SwapJoker) -> tuple[GameState, list[Event]]:
         raise _wrap(err, step) from None
     table = state.table.swap_joker(step.meld, step.joker, step.tile, state.current, state.rules)
     rack = (*_without(seat.rack, (step.tile,)), step.joker)
-    new_seat = evolve(seat, rack=rack)
-    new_turn = evolve(
+    new_seat = evolve_seat(seat, rack=rack)
+    new_turn = evolve_turn(
         turn,
         swapped_jokers=(*turn.swapped_jokers, step.joker),
         placed=(*turn.placed, step.tile),
         steps=turn.steps + 1,
     )
-    new = evolve(
+    new = evolve_state(
         state, table=table, seats=_replace_seat(state, state.current, new_seat), pending=new_turn
     )
     return new, [JokerSwapped(state.current, step.meld, step.joker, step.tile)]
@@ -619,7 +637,8 @@ def verify_turn_end(state: GameState, step: Step, *, closing_now: bool) -> bool:
             opening.check_opening(
                 [table.melds[m].meld for m in turn.new_melds], rules, pe_tabla=pe_tabla
             )
-        joly.verify_swapped_joker_use(table, turn.swapped_jokers, turn.new_melds, rules)
+        if turn.swapped_jokers:
+            joly.verify_swapped_joker_use(table, turn.swapped_jokers, turn.new_melds, rules)
         if closing_now:
             opened, this_turn = _rights(seat, turn)
             closing.verify_close(
@@ -647,7 +666,12 @@ def _end_turn(
     turn = state.pending
     assert turn is not None
     seat = state.seats[state.current]
-    declares = verify_turn_end(state, step, closing_now=closing_now)
+    if closing_now or turn.obligation is not None or turn.new_melds or turn.swapped_jokers:
+        declares = verify_turn_end(state, step, closing_now=closing_now)
+    elif turn.took is None and turn.number != 1:  # what verify_turn_end asks of a
+        raise _refuse(S.TAKE_FIRST, step)  # turn that put nothing on the table
+    else:
+        declares = False
     rules = state.rules
     keep = rules.closing_tile_mode is ClosingTileMode.KEEP
     rack = seat.rack if closing_now and keep else _without(seat.rack, (tile,))
@@ -658,14 +682,14 @@ def _end_turn(
     ):
         raise _refuse(S.RACK_OVER_MAX, step, rack=len(rack), maximum=rules.max_rack_after_turn)
     pe_tabla = closing_now and _pe_tabla(state, seat, turn) and bool(turn.new_melds)
-    new_seat = evolve(
+    new_seat = evolve_seat(
         seat,
         rack=rack,
         opened=seat.opened or turn.opening,
         declared_pe_tabla=seat.declared_pe_tabla or declares,
     )
     row = state.row if closing_now and keep else (*state.row, tile)
-    events: list[Event] = [] if closing_now and keep else [Discarded(state.current, tile)]
+    events: list[Event] = [] if closing_now and keep else [_discarded(state.current, tile)]
     dead = state.row_dead_first or (turn.number == 1 and rules.first_discard_dead)
     seats = list(state.seats)
     seats[state.current] = new_seat
@@ -678,7 +702,7 @@ def _end_turn(
             else RoundEnd(EndReason.MAX_TURNS)
         )
         events.append(RoundEnded(end.reason, end.closer, end.closing_tile, end.pe_tabla))
-        over = evolve(
+        over = evolve_state(
             state,
             seats=tuple(seats),
             row=row,
@@ -697,9 +721,9 @@ def _end_turn(
     )
     nxt = (state.current + 1) % state.players
     nseat = seats[nxt]
-    nseat = evolve(nseat, turns=nseat.turns + 1)
+    nseat = evolve_seat(nseat, turns=nseat.turns + 1)
     seats[nxt] = nseat
-    new = evolve(
+    new = evolve_state(
         state,
         seats=tuple(seats),
         row=row,
@@ -709,16 +733,26 @@ def _end_turn(
         turn=state.turn + 1,
         phase=Phase.TAKE,
         announce_window=window,
-        pending=TurnState(
-            seat=nxt, number=state.turn + 1, rack_at_start=nseat.rack, opened_before=nseat.opened
-        ),
+        pending=_new_turn(nxt, state.turn + 1, nseat.rack, nseat.opened),
     )
-    events.append(TurnStarted(nxt, state.turn + 1))
+    events.append(_turn_started(nxt, state.turn + 1))
     if not new.stock and not _can_reshuffle(new) and not _any_row_take(new):
         end = RoundEnd(EndReason.STOCK_EXHAUSTED)
         events.append(RoundEnded(end.reason))
         return _over(new, end), events
     return new, events
+
+
+_make_turn = maker(TurnState)
+_drew = maker(Drew)
+_discarded = maker(Discarded)
+_turn_started = maker(TurnStarted)
+
+
+def _new_turn(seat: int, number: int, rack: tuple[int, ...], opened: bool) -> TurnState:
+    """``TurnState(seat, number, rack, opened)``, the rest at its defaults (a turn
+    begins each step pair: the hot path)."""
+    return _make_turn(seat, number, rack, opened, None, None, (), (), (), (), 0)
 
 
 def _any_row_take(state: GameState) -> bool:
@@ -740,7 +774,7 @@ def _any_row_take(state: GameState) -> bool:
 
 
 def _over(state: GameState, end: RoundEnd) -> GameState:
-    return evolve(state, phase=Phase.OVER, end=end, pending=None, announce_window=None)
+    return evolve_state(state, phase=Phase.OVER, end=end, pending=None, announce_window=None)
 
 
 def _discard(state: GameState, step: Discard) -> tuple[GameState, list[Event]]:
@@ -780,9 +814,9 @@ def _announce_few(state: GameState, step: AnnounceFewTiles) -> tuple[GameState, 
     threshold = state.rules.announce_threshold
     if len(seat.rack) > threshold:
         raise _refuse(S.ANNOUNCE_NOT_DUE, step, threshold=threshold, rack=len(seat.rack))
-    new = evolve(
+    new = evolve_state(
         state,
-        seats=_replace_seat(state, step.seat, evolve(seat, announced_few=True)),
+        seats=_replace_seat(state, step.seat, evolve_seat(seat, announced_few=True)),
         announce_window=None if state.announce_window == step.seat else state.announce_window,
     )
     return new, [Announced(step.seat, "few_tiles")]
@@ -818,7 +852,9 @@ def _announce_atu(state: GameState, step: AnnounceAtu) -> tuple[GameState, list[
         # The twin came with this turn's take from the row, which may still be taken
         # back: it is not yet his to announce.
         raise _refuse(S.ANNOUNCE_AFTER_DISCARD, step)
-    new = evolve(state, seats=_replace_seat(state, step.seat, evolve(seat, announced_atu=True)))
+    new = evolve_state(
+        state, seats=_replace_seat(state, step.seat, evolve_seat(seat, announced_atu=True))
+    )
     return new, [Announced(step.seat, "atu")]
 
 
@@ -846,7 +882,9 @@ def _declare(state: GameState, step: DeclarePeTabla) -> tuple[GameState, list[Ev
         raise _refuse(S.PE_TABLA_ALREADY_OPENED, step, seat=step.seat)
     if not pe_tabla_window_open(state):
         raise _refuse(S.PE_TABLA_TOO_LATE, step)
-    new = evolve(state, seats=_replace_seat(state, step.seat, evolve(seat, declared_pe_tabla=True)))
+    new = evolve_state(
+        state, seats=_replace_seat(state, step.seat, evolve_seat(seat, declared_pe_tabla=True))
+    )
     return new, [PeTablaDeclared(step.seat)]
 
 
@@ -888,13 +926,13 @@ def _exchange(state: GameState, step: ExchangeDoubles) -> tuple[GameState, list[
     mine = state.seats[step.seat]
     theirs = state.seats[step.other]
     seats = list(state.seats)
-    seats[step.seat] = evolve(mine, rack=(*_without(mine.rack, given), *received))
-    seats[step.other] = evolve(theirs, rack=(*_without(theirs.rack, received), *given))
+    seats[step.seat] = evolve_seat(mine, rack=(*_without(mine.rack, given), *received))
+    seats[step.other] = evolve_seat(theirs, rack=(*_without(theirs.rack, received), *given))
     turn = state.pending
     assert turn is not None
     if turn.seat in (step.seat, step.other):
-        turn = evolve(turn, rack_at_start=seats[turn.seat].rack)
-    new = evolve(
+        turn = evolve_turn(turn, rack_at_start=seats[turn.seat].rack)
+    new = evolve_state(
         state,
         seats=tuple(seats),
         pending=turn,
@@ -935,36 +973,44 @@ def apply_step(state: GameState, step: Step, chance: Chance) -> tuple[GameState,
     if step.in_turn:
         if isinstance(step, Undo):
             raise _refuse(S.NOTHING_TO_UNDO, step)
-        state, events = _close_window(state)
+        if state.announce_window is not None:
+            state, events = _close_window(state)
     if isinstance(step, Draw):
         new, more = _draw(state, step, chance)
-    elif isinstance(step, TakeLastDiscard | Rupere):
-        new, more = _take_row(state, step)
-    elif isinstance(step, TakeAtu):
-        new, more = _take_atu(state, step)
-    elif isinstance(step, MeldTiles):
-        new, more = _meld(state, step)
-    elif isinstance(step, LayOff):
-        new, more = _lay_off(state, step)
-    elif isinstance(step, SwapJoker):
-        new, more = _swap(state, step)
-    elif isinstance(step, Discard):
-        new, more = _discard(state, step)
-    elif isinstance(step, Close):
-        new, more = _close(state, step)
-    elif isinstance(step, AnnounceFewTiles):
-        new, more = _announce_few(state, step)
-    elif isinstance(step, AnnounceAtu):
-        new, more = _announce_atu(state, step)
-    elif isinstance(step, DeclarePeTabla):
-        new, more = _declare(state, step)
-    elif isinstance(step, ExchangeDoubles):
-        new, more = _exchange(state, step)
     elif isinstance(step, DemandRedeal):
         new, more = _redeal(state, step, chance)
     else:
-        raise TypeError(f"not a step: {type(step).__name__}")
-    return new, (*events, *more)
+        handler = _HANDLERS.get(type(step)) or _handler(step)
+        new, more = handler(state, step)
+    if events:
+        return new, (*events, *more)
+    return new, tuple(more)
+
+
+_Handler = Callable[[GameState, Any], tuple[GameState, list[Event]]]
+_HANDLERS: dict[type, _Handler] = {
+    TakeLastDiscard: _take_row,
+    Rupere: _take_row,
+    TakeAtu: _take_atu,
+    MeldTiles: _meld,
+    LayOff: _lay_off,
+    SwapJoker: _swap,
+    Discard: _discard,
+    Close: _close,
+    AnnounceFewTiles: _announce_few,
+    AnnounceAtu: _announce_atu,
+    DeclarePeTabla: _declare,
+    ExchangeDoubles: _exchange,
+}
+"""The handlers of the steps that need no chance, by exact type (the hot path)."""
+
+
+def _handler(step: Step) -> _Handler:
+    """The handler of a subclass of a step class, or :class:`TypeError`."""
+    for cls, handler in _HANDLERS.items():
+        if isinstance(step, cls):
+            return handler
+    raise TypeError(f"not a step: {type(step).__name__}")
 
 
 def _close_window(state: GameState) -> tuple[GameState, list[Event]]:
@@ -974,8 +1020,8 @@ def _close_window(state: GameState) -> tuple[GameState, list[Event]]:
     if seat is None or seat == state.current:
         return state, []
     old = state.seats[seat]
-    missed = evolve(old, missed_announcement=True)
+    missed = evolve_seat(old, missed_announcement=True)
     return (
-        evolve(state, seats=_replace_seat(state, seat, missed), announce_window=None),
+        evolve_state(state, seats=_replace_seat(state, seat, missed), announce_window=None),
         [AnnouncementMissed(seat)],
     )

@@ -16,6 +16,7 @@ from collections import Counter
 
 import attrs
 
+from .._slots import maker
 from ..ruleset import Ruleset
 from ..rupere import TakeObligation
 from ..table import Table
@@ -26,7 +27,7 @@ from .steps import Step
 __all__ = ["PlayerView", "PublicSeat", "PublicTurn"]
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # layout twin: see remi_rules._slots
 class PublicSeat:
     """What everybody knows about a seat."""
 
@@ -40,7 +41,7 @@ class PublicSeat:
     declared_pe_tabla: bool
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # layout twin: see remi_rules._slots
 class PublicTurn:
     """The public part of the pending turn: what was taken from the row or the atu
     (face up, so public), what was put on the table; not the rack."""
@@ -58,24 +59,58 @@ class PublicTurn:
     steps: int
 
 
+_make_seat = maker(PublicSeat)
+_make_turn = maker(PublicTurn)
+_public_seats: dict[int, tuple[SeatState, PublicSeat]] = {}
+"""``id(seat state) -> (seat state, its PublicSeat)``: most seats are unchanged from
+one step to the next, so their public part is made once (the entry holds the seat
+state, so its id cannot be reused while it is cached)."""
+
+
+def _public_seats_of(seats: tuple[SeatState, ...]) -> tuple[PublicSeat, ...]:
+    cache = _public_seats
+    out = []
+    for seat in seats:
+        hit = cache.get(id(seat))
+        out.append(hit[1] if hit is not None and hit[0] is seat else _public_seat(seat))
+    return tuple(out)
+
+
+def _public_seat(seat: SeatState) -> PublicSeat:
+    if len(_public_seats) >= 256:
+        _public_seats.clear()
+    public = _make_seat(
+        len(seat.rack),
+        seat.opened,
+        seat.turns,
+        seat.has_taken,
+        seat.announced_few,
+        seat.missed_announcement,
+        seat.announced_atu,
+        seat.declared_pe_tabla,
+    )
+    _public_seats[id(seat)] = (seat, public)
+    return public
+
+
 def _public_turn(turn: TurnState) -> PublicTurn:
     ob = turn.obligation
     taken = (ob.picked, *ob.also_taken) if ob is not None else ()
-    return PublicTurn(
-        seat=turn.seat,
-        number=turn.number,
-        opened_before=turn.opened_before,
-        took=turn.took,
-        taken=taken,
-        new_melds=turn.new_melds,
-        laid_off=turn.laid_off,
-        swapped_jokers=turn.swapped_jokers,
-        placed=turn.placed,
-        steps=turn.steps,
+    return _make_turn(
+        turn.seat,
+        turn.number,
+        turn.opened_before,
+        turn.took,
+        taken,
+        turn.new_melds,
+        turn.laid_off,
+        turn.swapped_jokers,
+        turn.placed,
+        turn.steps,
     )
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # layout twin: see remi_rules._slots
 class PlayerView:
     """The round as seat ``seat`` sees it."""
 
@@ -114,43 +149,30 @@ class PlayerView:
         if exchanged:
             own_values = {i // 2 for i in mine.rack}
             exchanged = tuple(v for v in exchanged if v in own_values)
-        return cls(
-            seat=seat,
-            rules=state.rules,
-            players=state.players,
-            dealer=state.dealer,
-            starter=state.starter,
-            phase=state.phase,
-            current=state.current,
-            turn=state.turn,
-            rack=mine.rack,
-            seats=tuple(
-                [
-                    PublicSeat(
-                        len(s.rack),
-                        s.opened,
-                        s.turns,
-                        s.has_taken,
-                        s.announced_few,
-                        s.missed_announcement,
-                        s.announced_atu,
-                        s.declared_pe_tabla,
-                    )
-                    for s in state.seats
-                ]
-            ),
-            stock_count=len(state.stock),
-            row=state.row,
-            row_dead_first=state.row_dead_first,
-            atu=state.atu,
-            atu_face_up=state.atu_face_up,
-            table=state.table,
-            pending=_public_turn(turn) if turn is not None else None,
-            own_turn=turn if turn is not None and turn.seat == seat else None,
-            announce_window=state.announce_window,
-            preplay=state.preplay,
-            own_exchanged=exchanged,
-            end=state.end,
+        make = _make_view if cls is PlayerView else cls
+        return make(
+            seat,
+            state.rules,
+            state.players,
+            state.dealer,
+            state.starter,
+            state.phase,
+            state.current,
+            state.turn,
+            mine.rack,
+            _public_seats_of(state.seats),
+            len(state.stock),
+            state.row,
+            state.row_dead_first,
+            state.atu,
+            state.atu_face_up,
+            state.table,
+            _public_turn(turn) if turn is not None else None,
+            turn if turn is not None and turn.seat == seat else None,
+            state.announce_window,
+            state.preplay,
+            exchanged,
+            state.end,
         )
 
     def legal_steps(self) -> tuple[Step, ...]:
@@ -290,3 +312,6 @@ class PlayerView:
             placed=turn.placed,
             steps=turn.steps,
         )
+
+
+_make_view = maker(PlayerView)
