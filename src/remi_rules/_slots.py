@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-__all__ = ["evolver", "maker", "require_plain"]
+__all__ = ["evolver", "maker", "replacer", "require_plain"]
 
 _T = TypeVar("_T")
 _MISSING = object()
@@ -116,4 +116,22 @@ def maker(cls: type[_T]) -> Callable[..., _T]:
     source, ns = _source(cls, names, f"def make({', '.join(args)}):", args)
     exec(source, ns)  # generated from the class's own field names
     fn: Callable[..., _T] = ns["make"]
+    return fn
+
+
+def replacer(cls: type[_T], *fields: str) -> Callable[..., _T]:
+    """``f(inst, *values)``: a copy of ``inst`` with ``fields`` set to ``values`` (in
+    that order), equal to ``attrs.evolve(inst, **dict(zip(fields, values)))``.  The
+    fields are fixed when the function is made, so a call passes no keywords: the
+    cheapest copy, for the engine's hottest steps."""
+    names = require_plain(cls)
+    unknown = [f for f in fields if f not in names]
+    if unknown or len(set(fields)) != len(fields):
+        raise TypeError(f"{cls.__name__}: bad fields {fields!r}")
+    args = [f"a{k}" for k in range(len(fields))]
+    given = dict(zip(fields, args, strict=True))
+    header = f"def replace(inst, {', '.join(args)}):"
+    source, ns = _source(cls, names, header, [given.get(n, f"inst.{n}") for n in names])
+    exec(source, ns)  # generated from the class's own field names
+    fn: Callable[..., _T] = ns["replace"]
     return fn

@@ -40,6 +40,8 @@ from .ruleset import AtuBonusTrigger, StockExhausted
 __all__ = ["GreedyBot", "RandomBot"]
 
 _DRAW = Draw()  # steps are immutable values: one will do
+_TAKE = Phase.TAKE  # enum members as globals: cheaper on the hot path
+_RESHUFFLE = StockExhausted.RESHUFFLE_DISCARDS
 
 
 class RandomBot:
@@ -54,10 +56,9 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: PlayerView) -> Step:
-        if view.phase is Phase.TAKE:
+        if view.phase is _TAKE:
             if view.stock_count or (
-                view.rules.stock_exhausted is StockExhausted.RESHUFFLE_DISCARDS
-                and len(view.row) >= 2
+                view.rules.stock_exhausted is _RESHUFFLE and len(view.row) >= 2
             ):
                 return _DRAW
             takes = [s for s in view.legal_steps() if s.in_turn]

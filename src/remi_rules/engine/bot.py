@@ -12,6 +12,7 @@ from typing import Protocol, runtime_checkable
 
 from ..scoring import RoundResult
 from .game import Game
+from .state import Phase
 from .steps import Step
 from .view import PlayerView
 
@@ -36,19 +37,20 @@ def play_round(game: Game, bots: Sequence[Bot], *, max_steps: int = 100_000) -> 
     reacts = [
         (seat, react) for seat, bot in enumerate(bots) if (react := getattr(bot, "react", None))
     ]
+    choose = [bot.choose for bot in bots]
+    over = Phase.OVER
     for _ in range(max_steps):
-        if game.over:
-            break
         for seat, react in reacts:
-            if game.over:
+            if game.state.phase is over:
                 break
             step = react(game.view(seat))
             if step is not None:
                 game.apply(step)
-        if game.over:
+        state = game.state
+        if state.phase is over:
             break
-        seat = game.state.current
-        game.apply(bots[seat].choose(game.view(seat)))
+        seat = state.current
+        game.apply(choose[seat](PlayerView.of(state, seat)))
     else:
         raise RuntimeError(f"the round did not end within {max_steps} steps")
     result = game.result()

@@ -27,6 +27,8 @@ from .legal import legal_steps as _legal_steps
 from .state import GameState, Phase
 from .steps import (
     AnnounceFewTiles,
+    Close,
+    Discard,
     Draw,
     LayOff,
     MeldTiles,
@@ -44,6 +46,9 @@ from .view import PlayerView
 __all__ = ["Automation", "Game", "GameRecord", "score_state"]
 
 _UNDOABLE = (TakeLastDiscard, Rupere, TakeAtu, MeldTiles, LayOff, SwapJoker)
+_UNDOABLE_TYPES = frozenset(_UNDOABLE)
+_OVER = Phase.OVER
+_NOT_UNDOABLE = frozenset({Draw, Discard, Close})  # the commonest steps, by exact type
 
 
 @attrs.frozen(kw_only=True)
@@ -284,7 +289,7 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self._state.phase is Phase.OVER
+        return self._state.phase is _OVER
 
     def record(self) -> GameRecord:
         """The record of the round so far (see :meth:`replay`)."""
@@ -336,7 +341,8 @@ class Game:
             raise
         self._state = new
         self._steps.append(step)
-        if isinstance(step, _UNDOABLE):
+        kind = type(step)
+        if kind in _UNDOABLE_TYPES or (kind not in _NOT_UNDOABLE and isinstance(step, _UNDOABLE)):
             self._undo.append((before, step, len(self._steps) - 1))
         elif step.in_turn:  # a draw or the end of the turn: nothing before it comes back
             self._undo.clear()

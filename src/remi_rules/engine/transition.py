@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import attrs
 
 from .. import closing, joly, lipire, opening, rupere
-from .._slots import maker
+from .._slots import maker, replacer
 from ..errors import (
     IllegalStepError,
     InvalidClosingError,
@@ -108,6 +108,11 @@ __all__ = [
 ]
 
 S = StepErrorCode
+# Enum members as module constants: a class attribute lookup through the enum's
+# metaclass costs several times a global's on the hot path (CPython 3.11).
+_ACTION, _TAKE, _OVER = Phase.ACTION, Phase.TAKE, Phase.OVER
+_KEEP = ClosingTileMode.KEEP
+_RESHUFFLE = StockExhausted.RESHUFFLE_DISCARDS
 
 
 # -- chance ---------------------------------------------------------------------------------
@@ -339,7 +344,7 @@ def _check_take_phase(state: GameState, step: Step) -> tuple[SeatState, TurnStat
 
 
 def _can_reshuffle(state: GameState) -> bool:
-    return state.rules.stock_exhausted is StockExhausted.RESHUFFLE_DISCARDS and len(state.row) >= 2
+    return state.rules.stock_exhausted is _RESHUFFLE and len(state.row) >= 2
 
 
 def _verify_row_take(state: GameState, index: int, step: Step) -> None:
@@ -434,18 +439,17 @@ def _draw(state: GameState, step: Draw, chance: Chance) -> tuple[GameState, list
     tile = stock[0]
     current = state.current
     seats = list(state.seats)
-    seats[current] = evolve_seat(seat, rack=(*seat.rack, tile), has_taken=True)
-    new = evolve_state(
-        state,
-        seats=tuple(seats),
-        pending=evolve_turn(turn, took="draw", steps=turn.steps + 1),
-        phase=Phase.ACTION,
-        stock=stock[1:],
-        row=row,
-        row_dead_first=dead,
-    )
+    seats[current] = _drawn_seat(seat, (*seat.rack, tile), True)
+    pending = _drawn_turn(turn, "draw", turn.steps + 1)
+    new = _drawn_state(state, tuple(seats), pending, _ACTION, stock[1:], row, dead)
     events.append(_drew(current, tile))
     return new, events
+
+
+# The draw's copies (its fields, then the values in that order; the hot path).
+_drawn_seat = replacer(SeatState, "rack", "has_taken")
+_drawn_turn = replacer(TurnState, "took", "steps")
+_drawn_state = replacer(GameState, "seats", "pending", "phase", "stock", "row", "row_dead_first")
 
 
 def _take_row(state: GameState, step: TakeLastDiscard | Rupere) -> tuple[GameState, list[Event]]:
@@ -673,7 +677,7 @@ def _end_turn(
     else:
         declares = False
     rules = state.rules
-    keep = rules.closing_tile_mode is ClosingTileMode.KEEP
+    keep = rules.closing_tile_mode is _KEEP
     rack = seat.rack if closing_now and keep else _without(seat.rack, (tile,))
     if (
         not closing_now
@@ -682,11 +686,8 @@ def _end_turn(
     ):
         raise _refuse(S.RACK_OVER_MAX, step, rack=len(rack), maximum=rules.max_rack_after_turn)
     pe_tabla = closing_now and _pe_tabla(state, seat, turn) and bool(turn.new_melds)
-    new_seat = evolve_seat(
-        seat,
-        rack=rack,
-        opened=seat.opened or turn.opening,
-        declared_pe_tabla=seat.declared_pe_tabla or declares,
+    new_seat = _ended_seat(
+        seat, rack, seat.opened or turn.opening, seat.declared_pe_tabla or declares
     )
     row = state.row if closing_now and keep else (*state.row, tile)
     events: list[Event] = [] if closing_now and keep else [_discarded(state.current, tile)]
@@ -721,21 +722,22 @@ def _end_turn(
     )
     nxt = (state.current + 1) % state.players
     nseat = seats[nxt]
-    nseat = evolve_seat(nseat, turns=nseat.turns + 1)
+    nseat = _next_seat(nseat, nseat.turns + 1)
     seats[nxt] = nseat
-    new = evolve_state(
+    number = state.turn + 1
+    new = _next_state(
         state,
-        seats=tuple(seats),
-        row=row,
-        row_dead_first=dead,
-        preplay=False,
-        current=nxt,
-        turn=state.turn + 1,
-        phase=Phase.TAKE,
-        announce_window=window,
-        pending=_new_turn(nxt, state.turn + 1, nseat.rack, nseat.opened),
+        tuple(seats),
+        row,
+        dead,
+        False,
+        nxt,
+        number,
+        _TAKE,
+        window,
+        _new_turn(nxt, number, nseat.rack, nseat.opened),
     )
-    events.append(_turn_started(nxt, state.turn + 1))
+    events.append(_turn_started(nxt, number))
     if not new.stock and not _can_reshuffle(new) and not _any_row_take(new):
         end = RoundEnd(EndReason.STOCK_EXHAUSTED)
         events.append(RoundEnded(end.reason))
@@ -743,6 +745,21 @@ def _end_turn(
     return new, events
 
 
+# The end of a turn's copies (its fields, then the values in that order; the hot path).
+_ended_seat = replacer(SeatState, "rack", "opened", "declared_pe_tabla")
+_next_seat = replacer(SeatState, "turns")
+_next_state = replacer(
+    GameState,
+    "seats",
+    "row",
+    "row_dead_first",
+    "preplay",
+    "current",
+    "turn",
+    "phase",
+    "announce_window",
+    "pending",
+)
 _make_turn = maker(TurnState)
 _drew = maker(Drew)
 _discarded = maker(Discarded)
@@ -758,7 +775,18 @@ def _new_turn(seat: int, number: int, rack: tuple[int, ...], opened: bool) -> Tu
 def _any_row_take(state: GameState) -> bool:
     """END-01: can the current player take anything from the row or the atu?"""
     probe = TakeLastDiscard()
-    for index in range(len(state.row)):
+    seat = state.seats[state.current]
+    positions = rupere.take_options(  # the checks that need no rack: one pass over the row
+        state.row,
+        len(seat.rack),
+        state.rules,
+        opened_before_this_turn=seat.opened,
+        turn_number=seat.turns,
+        declared_pe_tabla=seat.declared_pe_tabla,
+        closing_turn=seat.declared_pe_tabla,
+        row_starts_with_first_discard=state.row_dead_first,
+    )
+    for index in positions:
         try:
             _verify_row_take(state, index, probe)
         except IllegalStepError:
@@ -783,9 +811,10 @@ def _discard(state: GameState, step: Discard) -> tuple[GameState, list[Event]]:
     seat = state.seats[state.current]
     if turn.took is None and turn.number != 1:
         raise _refuse(S.TAKE_FIRST, step)
-    _in_rack(seat.rack, (step.tile,), step, state.table)
+    if step.tile not in seat.rack:
+        _in_rack(seat.rack, (step.tile,), step, state.table)  # raises: not in the rack
     if len(seat.rack) == 1:
-        if state.rules.closing_tile_mode is ClosingTileMode.KEEP:
+        if state.rules.closing_tile_mode is _KEEP:
             raise _refuse(S.MUST_CLOSE, step)
         return _end_turn(state, step, step.tile, closing_now=True)
     return _end_turn(state, step, step.tile, closing_now=False)
@@ -967,7 +996,7 @@ def apply_step(state: GameState, step: Step, chance: Chance) -> tuple[GameState,
     :class:`~remi_rules.IllegalStepError` (``state`` is immutable, so nothing changed).
     :class:`Undo` is the :class:`~remi_rules.engine.Game`'s business (it needs the
     history) and is refused here."""
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         raise _refuse(S.ROUND_OVER, step)
     events: list[Event] = []
     if step.in_turn:
