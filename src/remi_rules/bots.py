@@ -39,7 +39,8 @@ from .ruleset import AtuBonusTrigger, StockExhausted
 
 __all__ = ["GreedyBot", "RandomBot"]
 
-_DRAW = Draw()  # steps are immutable values: one will do
+_DRAW = Draw()  # steps are immutable values: one of each will do
+_DISCARDS = tuple(Discard(i) for i in range(106))
 _TAKE = Phase.TAKE  # enum members as globals: cheaper on the hot path
 _RESHUFFLE = StockExhausted.RESHUFFLE_DISCARDS
 
@@ -70,7 +71,7 @@ class RandomBot:
         rack = view.rack
         if len(rack) == 1:
             return Close(rack[0])
-        return Discard(self.rng.choice(rack))
+        return _DISCARDS[self.rng.choice(rack)]
 
 
 class GreedyBot:
