@@ -50,7 +50,7 @@ def play_round(game: Game, bots: Sequence[Bot], *, max_steps: int = 100_000) -> 
         if state.phase is over:
             break
         seat = state.current
-        game.apply(choose[seat](PlayerView.of(state, seat)))
+        game.apply(choose[seat](game.view(seat)))
     else:
         raise RuntimeError(f"the round did not end within {max_steps} steps")
     result = game.result()

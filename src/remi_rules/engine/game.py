@@ -27,8 +27,6 @@ from .legal import legal_steps as _legal_steps
 from .state import GameState, Phase
 from .steps import (
     AnnounceFewTiles,
-    Close,
-    Discard,
     Draw,
     LayOff,
     MeldTiles,
@@ -46,9 +44,7 @@ from .view import PlayerView
 __all__ = ["Automation", "Game", "GameRecord", "score_state"]
 
 _UNDOABLE = (TakeLastDiscard, Rupere, TakeAtu, MeldTiles, LayOff, SwapJoker)
-_UNDOABLE_TYPES = frozenset(_UNDOABLE)
 _OVER = Phase.OVER
-_NOT_UNDOABLE = frozenset({Draw, Discard, Close})  # the commonest steps, by exact type
 
 
 @attrs.frozen(kw_only=True)
@@ -341,8 +337,7 @@ class Game:
             raise
         self._state = new
         self._steps.append(step)
-        kind = type(step)
-        if kind in _UNDOABLE_TYPES or (kind not in _NOT_UNDOABLE and isinstance(step, _UNDOABLE)):
+        if isinstance(step, _UNDOABLE):
             self._undo.append((before, step, len(self._steps) - 1))
         elif step.in_turn:  # a draw or the end of the turn: nothing before it comes back
             self._undo.clear()

@@ -615,6 +615,8 @@ def verify_turn_end(state: GameState, step: Step, *, closing_now: bool) -> bool:
         return False  # the starter's first turn: a discard only (TURN-01)
     if turn.took is None:
         raise _refuse(S.TAKE_FIRST, step)
+    if turn.obligation is None and not (turn.new_melds or turn.swapped_jokers or closing_now):
+        return False  # nothing taken face up, melded or swapped, no close: nothing to check
     rules = state.rules
     seat = state.seats[state.current]
     table = state.table
@@ -670,12 +672,7 @@ def _end_turn(
     turn = state.pending
     assert turn is not None
     seat = state.seats[state.current]
-    if closing_now or turn.obligation is not None or turn.new_melds or turn.swapped_jokers:
-        declares = verify_turn_end(state, step, closing_now=closing_now)
-    elif turn.took is None and turn.number != 1:  # what verify_turn_end asks of a
-        raise _refuse(S.TAKE_FIRST, step)  # turn that put nothing on the table
-    else:
-        declares = False
+    declares = verify_turn_end(state, step, closing_now=closing_now)
     rules = state.rules
     keep = rules.closing_tile_mode is _KEEP
     rack = seat.rack if closing_now and keep else _without(seat.rack, (tile,))
