@@ -45,6 +45,7 @@ from remi_rules.engine import (
     TakeLastDiscard,
     Undo,
 )
+from remi_rules.engine.legal import canonical_step
 from remi_rules.errors import IllegalStepError
 from remi_rules.lipire import End
 from remi_rules.tiles import JOKER_IDS, Tile
@@ -632,9 +633,14 @@ def candidate_steps(game: Game, rng: random.Random, count: int) -> list[Step]:
 # -- the agreement check -----------------------------------------------------------------------
 
 
-def listed(step: Step, legal: Sequence[Step]) -> bool:
-    """``step`` is among ``legal``; a :class:`LayOff` without an end matches the listed
-    lay-off of the same tile on the same meld (the generator names the end)."""
+def listed(step: Step, legal: Sequence[Step], state: GameState | None = None) -> bool:
+    """``step`` is among ``legal`` up to copy equivalence: its canonical step (with
+    ``state``, :func:`~remi_rules.engine.legal.canonical_step`: each rack tile
+    replaced by the canonical copy of its class, see :func:`copy_key`) is listed; a
+    :class:`LayOff` without an end matches the listed lay-off of the same tile on the
+    same meld (the generator names the end)."""
+    if state is not None:
+        step = canonical_step(state, step)
     if step in legal:
         return True
     if isinstance(step, LayOff) and step.end is None:
@@ -714,6 +720,6 @@ def check_agreement(
             continue
         if stats is not None:
             stats[f"{step.kind} verified"] += 1
-        if not listed(step, legal):
+        if not listed(step, legal, game.state):
             bad(step, "verifies but is not listed")
     return out

@@ -22,6 +22,8 @@ from typing import Final
 __all__ = [
     "MESSAGES",
     "ClosingErrorCode",
+    "EngineArgumentError",
+    "EngineErrorCode",
     "HintError",
     "HintErrorCode",
     "IllegalStepError",
@@ -937,6 +939,7 @@ class StepErrorCode(enum.StrEnum):
     TOO_FEW_DOUBLES = "too_few_doubles"
     NOTHING_TO_UNDO = "nothing_to_undo"
     UNDO_IRREVERSIBLE = "undo_irreversible"
+    UNDO_LIMIT = "undo_limit"
 
 
 MESSAGES.update(
@@ -1090,6 +1093,10 @@ MESSAGES.update(
             "Mutarea {step} nu se poate lua înapoi (a dezvăluit o piesă sau a încheiat tura).",
             "Step {step} cannot be taken back (it revealed a tile or ended the turn).",
         ),
+        StepErrorCode.UNDO_LIMIT: (
+            "O tură poate lua înapoi cel mult {limit} mutări; continuă tura sau încheie-o.",
+            "A turn may take back at most {limit} steps; go on with the turn or end it.",
+        ),
     }
 )
 
@@ -1111,6 +1118,82 @@ class IllegalStepError(RemiError, ValueError):
         out = cls(err.code, **dict(err.details), step=step)
         out.__cause__ = err
         return out
+
+
+class EngineErrorCode(enum.StrEnum):
+    """Why a function of :mod:`remi_rules.engine` refused its arguments (values of the
+    right type that make no sense here; a refused *step* is an
+    :class:`IllegalStepError`)."""
+
+    PLAYERS = "engine_players"
+    BAD_SEAT = "engine_bad_seat"
+    ROUND_NOT_OVER = "engine_round_not_over"
+    BOT_COUNT = "engine_bot_count"
+    ROUND_TOO_LONG = "engine_round_too_long"
+    NOT_IN_RACK = "engine_not_in_rack"
+    JOKER_NOT_DOUBLE = "engine_joker_not_double"
+    BAD_MATCH_CONFIG = "engine_bad_match_config"
+    MATCH_ROUND_PENDING = "engine_match_round_pending"
+    MATCH_OVER = "engine_match_over"
+    NO_ROUNDS = "engine_no_rounds"
+
+
+MESSAGES.update(
+    {
+        EngineErrorCode.PLAYERS: (
+            "Remi se joacă în 2, 3 sau 4 jucători, nu în {players}.",
+            "Remi is played by 2, 3 or 4 players (TILES-02), not {players}.",
+        ),
+        EngineErrorCode.BAD_SEAT: (
+            "Locul {seat} nu există la această masă ({players} jucători).",
+            "There is no seat {seat} at this table ({players} players).",
+        ),
+        EngineErrorCode.ROUND_NOT_OVER: (
+            "Runda nu s-a încheiat, deci nu se poate încă număra.",
+            "The round is not over, so it cannot be scored yet.",
+        ),
+        EngineErrorCode.BOT_COUNT: (
+            "Trebuie câte un robot pentru fiecare loc ({players}), nu {bots}.",
+            "One bot per seat is needed ({players}), not {bots}.",
+        ),
+        EngineErrorCode.ROUND_TOO_LONG: (
+            "Runda nu s-a încheiat în limita de pași dată ({max_steps}).",
+            "The round did not end within the step limit given ({max_steps}).",
+        ),
+        EngineErrorCode.NOT_IN_RACK: (
+            "Piesa {tile} nu este pe tabla locului {seat}.",
+            "Tile {tile} is not on seat {seat}'s rack.",
+        ),
+        EngineErrorCode.JOKER_NOT_DOUBLE: (
+            "Jokerul nu face niciodată parte dintr-o dublă (DUBLE-01).",
+            "A joker is never part of a double (DUBLE-01).",
+        ),
+        EngineErrorCode.BAD_MATCH_CONFIG: (
+            "Configurația meciului nu este bună: {why}.",
+            "The match configuration is wrong: {why}.",
+        ),
+        EngineErrorCode.MATCH_ROUND_PENDING: (
+            "Runda curentă a meciului nu s-a încheiat încă.",
+            "The match's current round is not over yet.",
+        ),
+        EngineErrorCode.MATCH_OVER: (
+            "Meciul s-a încheiat: nu mai urmează nicio rundă.",
+            "The match is over: no round follows.",
+        ),
+        EngineErrorCode.NO_ROUNDS: (
+            "Un meci are cel puțin o rundă.",
+            "A match has at least one round.",
+        ),
+    }
+)
+
+
+class EngineArgumentError(RemiError, ValueError):
+    """A function of :mod:`remi_rules.engine` was given a value of the right type that
+    makes no sense here (five players, seat 7, the score of a round still in play).
+    ``code`` is an :class:`EngineErrorCode`."""
+
+    code: EngineErrorCode
 
 
 class StateErrorCode(enum.StrEnum):

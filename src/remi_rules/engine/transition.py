@@ -36,6 +36,7 @@ from ..errors import (
     StepErrorCode,
     TakeErrorCode,
 )
+from ..melds import analyze_meld
 from ..ruleset import (
     AceDoubleClass,
     AtuBonusTrigger,
@@ -481,11 +482,16 @@ def _take_atu(state: GameState, step: TakeAtu) -> tuple[GameState, list[Event]]:
 # -- the action phase -------------------------------------------------------------------------
 
 
-def _meld(state: GameState, step: MeldTiles) -> tuple[GameState, list[Event]]:
+def verify_meld(state: GameState, step: MeldTiles) -> tuple[SeatState, TurnState]:
+    """Every check of a :class:`MeldTiles` step in the action phase (the turn's phase,
+    the tiles on the rack, the meld's validity, the tiles left, CLOSE-03/OPEN-08),
+    without building the next state: :func:`apply_step` runs it first, and
+    :func:`~remi_rules.engine.legal.legal_steps` runs it alone on each candidate."""
     seat, turn = _in_turn_common(state, step)
     _in_rack(seat.rack, step.tiles, step, state.table)
+    table = state.table
     try:
-        table, index = state.table.add_meld(state.current, step.tiles, state.rules)
+        analyze_meld([table.tile(i) for i in step.tiles], state.rules)
     except InvalidMeldError as err:
         raise _wrap(err, step) from None
     left = len(seat.rack) - len(step.tiles)
@@ -494,6 +500,15 @@ def _meld(state: GameState, step: MeldTiles) -> tuple[GameState, list[Event]]:
             left, state.rules, opening_turn=_min_rack(state, seat, turn)
         )
     except InvalidClosingError as err:
+        raise _wrap(err, step) from None
+    return seat, turn
+
+
+def _meld(state: GameState, step: MeldTiles) -> tuple[GameState, list[Event]]:
+    seat, turn = verify_meld(state, step)
+    try:
+        table, index = state.table.add_meld(state.current, step.tiles, state.rules)
+    except InvalidMeldError as err:  # pragma: no cover - verify_meld checked it
         raise _wrap(err, step) from None
     new_seat = evolve_seat(seat, rack=_without(seat.rack, step.tiles))
     new_turn = evolve_turn(
