@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from .bot import Bot, play_round
 from .events import EndReason, Event
-from .game import Automation, Game, GameRecord, score_state
-from .legal import legal_steps
+from .game import MAX_UNDOS_PER_TURN, Automation, Game, GameRecord, score_state
+from .legal import canonical_step, copy_key, legal_steps
 from .match import Match, MatchConfig, MatchRecord
 from .state import GameState, Obligation, Phase, RoundEnd, SeatState, TurnState, tile_census
 from .steps import (
@@ -43,6 +43,7 @@ from .transition import double_class, doubles_of
 from .view import PlayerView, PublicSeat, PublicTurn
 
 __all__ = [
+    "MAX_UNDOS_PER_TURN",
     "STEP_TYPES",
     "AnnounceAtu",
     "AnnounceFewTiles",
@@ -78,6 +79,8 @@ __all__ = [
     "TakeLastDiscard",
     "TurnState",
     "Undo",
+    "canonical_step",
+    "copy_key",
     "double_class",
     "doubles_of",
     "legal_steps",

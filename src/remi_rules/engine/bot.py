@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from ..errors import EngineArgumentError, EngineErrorCode
 from ..scoring import RoundResult
 from .game import Game
 from .state import Phase
@@ -31,9 +32,23 @@ class Bot(Protocol):
 
 def play_round(game: Game, bots: Sequence[Bot], *, max_steps: int = 100_000) -> RoundResult:
     """Let ``bots`` (one per seat) play ``game`` to its end and return the result.
-    An illegal step from a bot raises :class:`~remi_rules.IllegalStepError`."""
+    An illegal step from a bot raises :class:`~remi_rules.IllegalStepError`; a wrong
+    number of bots, or a round longer than ``max_steps`` steps,
+    :class:`~remi_rules.errors.EngineArgumentError` (``engine_bot_count``,
+    ``engine_round_too_long``)."""
+    if not isinstance(game, Game):
+        raise TypeError(f"game must be a Game, not {type(game).__name__}")
+    if isinstance(bots, str | bytes) or not isinstance(bots, Sequence):
+        raise TypeError(f"bots must be a sequence of bots, not {type(bots).__name__}")
+    if type(max_steps) is not int:
+        raise TypeError(f"max_steps must be an int, not {type(max_steps).__name__}")
+    for bot in bots:
+        if not callable(getattr(bot, "choose", None)):
+            raise TypeError(f"a bot needs a choose(view) method: {type(bot).__name__}")
     if len(bots) != game.state.players:
-        raise ValueError(f"{game.state.players} bots are needed, not {len(bots)}")
+        raise EngineArgumentError(
+            EngineErrorCode.BOT_COUNT, players=game.state.players, bots=len(bots)
+        )
     reacts = [
         (seat, react) for seat, bot in enumerate(bots) if (react := getattr(bot, "react", None))
     ]
@@ -52,7 +67,7 @@ def play_round(game: Game, bots: Sequence[Bot], *, max_steps: int = 100_000) -> 
         seat = state.current
         game.apply(choose[seat](game.view(seat)))
     else:
-        raise RuntimeError(f"the round did not end within {max_steps} steps")
+        raise EngineArgumentError(EngineErrorCode.ROUND_TOO_LONG, max_steps=max_steps)
     result = game.result()
     assert result is not None
     return result

@@ -16,10 +16,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
 import attrs
 
-from ..errors import IllegalStepError, InvalidStateError, StateErrorCode, StepErrorCode
+from ..errors import (
+    EngineArgumentError,
+    EngineErrorCode,
+    IllegalStepError,
+    InvalidStateError,
+    StateErrorCode,
+    StepErrorCode,
+)
 from ..ruleset import ClosingTileMode, Ruleset, require_ruleset
 from ..scoring import RoundResult, SeatEnd, score_round
 from .events import Announced, DealerChosen, Event, RoundScored, StepUndone
@@ -27,6 +35,9 @@ from .legal import legal_steps as _legal_steps
 from .state import GameState, Phase
 from .steps import (
     AnnounceFewTiles,
+    Close,
+    DemandRedeal,
+    Discard,
     Draw,
     LayOff,
     MeldTiles,
@@ -41,7 +52,16 @@ from .transition import Chance, NoChance, RandomChance, ScriptedChance, apply_st
 from .transition import deal as deal_tiles
 from .view import PlayerView
 
-__all__ = ["Automation", "Game", "GameRecord", "score_state"]
+__all__ = ["MAX_UNDOS_PER_TURN", "Automation", "Game", "GameRecord", "score_state"]
+
+MAX_UNDOS_PER_TURN: Final = 64
+"""How many :class:`Undo` steps one turn may make.  The next one is refused with
+``undo_limit`` and :meth:`Game.legal_steps` no longer lists ``Undo``; a discard or a
+close is never refused for it.  Without a cap a turn could go on for ever (take, undo,
+take, …: a legal save of 100,000 such steps took a minute to load).  64 is far beyond
+what a person at the table does (taking back each tile of a full rack one by one is
+about 15 undos), and bounds a turn, and so a record's replay, to a few hundred steps
+per turn."""
 
 _UNDOABLE = (TakeLastDiscard, Rupere, TakeAtu, MeldTiles, LayOff, SwapJoker)
 _OVER = Phase.OVER
@@ -64,13 +84,18 @@ class Automation:
       event to the events of the step that ended it.
     """
 
-    forced_takes: bool = False
-    announcements: bool = False
-    scoring: bool = False
+    forced_takes: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+    announcements: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+    scoring: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
 
     @classmethod
     def all(cls) -> Automation:
         return cls(forced_takes=True, announcements=True, scoring=True)
+
+
+def _is_int(_inst: object, attribute: attrs.Attribute[int], value: object) -> None:
+    if type(value) is not int:
+        raise TypeError(f"{attribute.name} must be an int, not {type(value).__name__}")
 
 
 @attrs.frozen(kw_only=True)
@@ -78,21 +103,29 @@ class GameRecord:
     """Everything needed to replay a round without a random generator: the rules, the
     deal (106 ids: racks of seats 0…, the atu, the stock top first), the dealer and
     starter, every step in order (automatic ones included) and every chance outcome
-    (each a permutation of the tiles shuffled), in the order they happened."""
+    (each a permutation of the tiles shuffled), in the order they happened.  The
+    fields' types are checked here (:class:`TypeError`), their values when the record
+    is replayed."""
 
-    rules: Ruleset
-    players: int
-    dealer: int
-    starter: int
-    deal: tuple[int, ...]
-    steps: tuple[Step, ...] = ()
-    chance: tuple[tuple[int, ...], ...] = ()
+    rules: Ruleset = attrs.field(validator=attrs.validators.instance_of(Ruleset))
+    players: int = attrs.field(validator=_is_int)
+    dealer: int = attrs.field(validator=_is_int)
+    starter: int = attrs.field(validator=_is_int)
+    deal: tuple[int, ...] = attrs.field(validator=attrs.validators.instance_of(tuple))
+    steps: tuple[Step, ...] = attrs.field(default=(), validator=attrs.validators.instance_of(tuple))
+    chance: tuple[tuple[int, ...], ...] = attrs.field(
+        default=(), validator=attrs.validators.instance_of(tuple)
+    )
 
 
 def score_state(state: GameState) -> RoundResult:
-    """Score a finished round with :func:`~remi_rules.score_round` (SCORE-*)."""
+    """Score a finished round with :func:`~remi_rules.score_round` (SCORE-*).  Raises
+    :class:`~remi_rules.errors.EngineArgumentError` (``engine_round_not_over``) for a
+    round still in play."""
+    if not isinstance(state, GameState):
+        raise TypeError(f"state must be a GameState, not {type(state).__name__}")
     if state.end is None:
-        raise ValueError("the round is not over")
+        raise EngineArgumentError(EngineErrorCode.ROUND_NOT_OVER)
     end = state.end
     keep = state.rules.closing_tile_mode is ClosingTileMode.KEEP
     seats = []
@@ -138,10 +171,18 @@ def _players(players: object) -> int:
         or isinstance(players, str)
     ):
         raise TypeError(f"players must be 2, 3 or 4 (or their names), not {players!r}")
+    if not isinstance(players, int) and not all(isinstance(p, str) for p in players):
+        raise TypeError("players' names must be strings")
     n = players if isinstance(players, int) else len(players)
     if not 2 <= n <= 4:
-        raise ValueError(f"Remi is played by 2, 3 or 4 players (TILES-02), not {n}")
+        raise EngineArgumentError(EngineErrorCode.PLAYERS, players=n)
     return n
+
+
+def _automation(automation: object) -> Automation | None:
+    if automation is not None and not isinstance(automation, Automation):
+        raise TypeError(f"automation must be an Automation, not {type(automation).__name__}")
+    return automation
 
 
 class Game:
@@ -162,13 +203,34 @@ class Game:
         automation: Automation | None = None,
         names: tuple[str, ...] | None = None,
     ) -> None:
+        if not isinstance(state, GameState):
+            raise TypeError(f"state must be a GameState, not {type(state).__name__}")
+        if not isinstance(record, GameRecord):
+            raise TypeError(f"record must be a GameRecord, not {type(record).__name__}")
+        if not callable(getattr(chance, "shuffle", None)):
+            raise TypeError(f"chance must have a shuffle method, not {type(chance).__name__}")
+        if names is not None and (
+            not isinstance(names, tuple)
+            or len(names) != state.players
+            or not all(isinstance(n, str) for n in names)
+        ):
+            raise TypeError(f"names must be a tuple of {state.players} strings, not {names!r}")
         self._state = state
         self._record = record
         self._steps: list[Step] = list(record.steps)
         self._chance_log: list[tuple[int, ...]] = list(record.chance)
         self._chance = _RecordingChance(chance, self._chance_log)
         self._undo: list[tuple[GameState, Step, int]] = []
-        self.automation = automation or Automation()
+        # (the turn, its undos so far) for MAX_UNDOS_PER_TURN, counted from the record
+        # back to the last end of a turn (a game rebuilt around a loaded state)
+        undos = 0
+        for done in reversed(self._steps):
+            if isinstance(done, Undo):
+                undos += 1
+            elif isinstance(done, Discard | Close | DemandRedeal):
+                break
+        self._undone = (state.turn, undos)
+        self.automation = _automation(automation) or Automation()
         self.names = names or tuple(f"seat {s}" for s in range(state.players))
         self.deal_events: tuple[Event, ...] = ()
         """The events of the deal (the chance events :class:`DealerChosen`,
@@ -198,6 +260,9 @@ class Game:
         """
         rules = require_ruleset(rules)
         n = _players(players)
+        _automation(automation)
+        if seed is not None and not isinstance(seed, int | str | bytes):
+            raise TypeError(f"seed must be an int, a str or None, not {type(seed).__name__}")
         names = tuple(players) if not isinstance(players, int) else None
         rng = random.Random(seed)
         log: list[tuple[int, ...]] = []
@@ -210,14 +275,20 @@ class Game:
                 starter = (dealer + 1) % n
             else:
                 starter = 0
-        if type(starter) is not int or not 0 <= starter < n:
-            raise ValueError(f"starter must be a seat 0..{n - 1}, not {starter!r}")
+        if type(starter) is not int:
+            raise TypeError(f"starter must be a seat number (int), not {type(starter).__name__}")
+        if not 0 <= starter < n:
+            raise EngineArgumentError(EngineErrorCode.BAD_SEAT, seat=starter, players=n)
         dealer = (starter - 1) % n
         if deal is None:
             order = list(range(106))
             rng.shuffle(order)
         else:
+            if isinstance(deal, str | bytes) or not isinstance(deal, Sequence):
+                raise TypeError(f"deal must be a sequence of 106 ids, not {type(deal).__name__}")
             order = list(deal)
+            if any(type(i) is not int for i in order):
+                raise TypeError("a deal holds tile ids (ints)")
             if sorted(order) != list(range(106)) or any(type(i) is not int for i in order):
                 raise InvalidStateError(
                     StateErrorCode.TILE_COUNT, why="a deal must hold each of the ids 0-105 once"
@@ -296,19 +367,24 @@ class Game:
         return score_state(self._state) if self._state.end is not None else None
 
     def legal_steps(self) -> tuple[Step, ...]:
-        """Every step legal now (melds the player can form included), with
-        :class:`Undo` when the pending turn has a step to take back."""
+        """Every step legal now (melds the player can form included, each choice once:
+        see :func:`~remi_rules.engine.legal.canonical_step`), with :class:`Undo` when
+        the pending turn has a step to take back and has not made
+        :data:`MAX_UNDOS_PER_TURN` undos yet."""
         steps = _legal_steps(self._state)
-        return (*steps, Undo()) if self._undo else steps
+        return (*steps, Undo()) if self._undo and self._undos_left() else steps
 
     def view(self, seat: int) -> PlayerView:
-        """What ``seat`` may see (:class:`~remi_rules.engine.view.PlayerView`)."""
+        """What ``seat`` may see (:class:`~remi_rules.engine.view.PlayerView`); a seat
+        not at the table raises :class:`~remi_rules.errors.EngineArgumentError`
+        (``engine_bad_seat``)."""
         return PlayerView.of(self._state, seat)
 
     # -- the triplet -------------------------------------------------------------------------
 
     def verify(self, step: Step) -> None:
-        """Raise :class:`~remi_rules.IllegalStepError` unless ``step`` is legal now."""
+        """Raise :class:`~remi_rules.IllegalStepError` unless ``step`` is legal now
+        (:class:`TypeError` for something that is not a step)."""
         if isinstance(step, Undo):
             self._undo_target(step)
             return
@@ -347,8 +423,12 @@ class Game:
         return (*events, *self._run_automation(), *self._scored(before))
 
     def can_undo(self) -> bool:
-        """The pending turn has a step :meth:`undo` can take back."""
-        return bool(self._undo) and self._state.phase is not Phase.OVER
+        """The pending turn has a step :meth:`undo` can take back (and undos left)."""
+        return bool(self._undo) and self._state.phase is not Phase.OVER and self._undos_left()
+
+    def _undos_left(self) -> bool:
+        turn, count = self._undone
+        return turn != self._state.turn or count < MAX_UNDOS_PER_TURN
 
     def undo(self) -> tuple[Event, ...]:
         """Take back the last step of the pending turn (a take from the row or of the
@@ -356,7 +436,8 @@ class Game:
         back; a turn that has ended cannot be reopened.  The state becomes the one
         before that step, except that the windows the turn's first step closed stay
         closed (a missed announcement, the pe-tablă declaration) and the turn's step
-        counter keeps counting."""
+        counter keeps counting.  A turn makes at most :data:`MAX_UNDOS_PER_TURN` undos
+        (then ``undo_limit``)."""
         before, step, k = self._undo_target(Undo())
         current = self._state
         # What the turn's first step closed stays closed (ANNOUNCE-02: a missed
@@ -377,6 +458,8 @@ class Game:
         for other in later:
             state, _ = apply_step(state, other, NoChance())
         self._undo.pop()
+        undone_in, count = self._undone
+        self._undone = (state.turn, count + 1 if undone_in == state.turn else 1)
         self._state = state
         self._steps.append(Undo())
         return (StepUndone(str(step)),)
@@ -386,6 +469,10 @@ class Game:
             raise IllegalStepError(StepErrorCode.ROUND_OVER, step=step.kind)
         if not self._undo:
             raise IllegalStepError(StepErrorCode.NOTHING_TO_UNDO, step=step.kind)
+        if not self._undos_left():
+            raise IllegalStepError(
+                StepErrorCode.UNDO_LIMIT, step=step.kind, limit=MAX_UNDOS_PER_TURN
+            )
         return self._undo[-1]
 
     # -- automation ----------------------------------------------------------------------

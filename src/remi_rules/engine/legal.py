@@ -18,9 +18,10 @@ lists each choice once, with *canonical* copies (:func:`canonical_step`):
   joker, the atu's twin) come first, as in the CLI's notation
   (:mod:`remi_rules.cli.notation`: "the copy the turn owes first"), and within a
   class the copies are used in rack order;
-* a discard is listed once per class (its first copy in rack order);
-* a doubles exchange once per double and class (under the ``pair`` unit both copies
-  move, so once per double).
+* a discard is listed once per class (its first copy in rack order).
+
+(A doubles exchange, out of turn and rare, is still listed with each physical tile
+of each double.)
 
 A step that names another copy of the same class still verifies and applies: the
 verifier accepts any physical copy.
@@ -41,7 +42,7 @@ from ..errors import EngineArgumentError, EngineErrorCode, IllegalStepError
 from ..lipire import End, might_fit
 from ..melds import MeldKind, analyze_meld
 from ..opening import min_rack_after_opening
-from ..ruleset import ClosingTileMode, DoublesExchangeUnit
+from ..ruleset import ClosingTileMode
 from ..rupere import _layouts  # the meld catalogue of a multiset (shared with rupere)
 from ..tiles import JOKER_IDS, Tile
 from .state import GameState, Phase
@@ -180,33 +181,15 @@ class _Classes:
         return tuple(out)
 
 
-def _double_representative(state: GameState, seat: int, tile: int) -> int:
-    """The listed copy of the double ``tile`` belongs to (see :func:`canonical_step`)."""
-    rack = state.seats[seat].rack
-    if tile not in rack or tile ^ 1 not in rack:
-        return tile
-    first = min(tile, tile ^ 1, key=rack.index)
-    if state.rules.doubles_exchange_unit is DoublesExchangeUnit.PAIR:
-        return first
-    if _key(state, seat, tile) != _key(state, seat, tile ^ 1):
-        return tile
-    return first
-
-
 def canonical_step(state: GameState, step: Step) -> Step:
     """The listed step equivalent to ``step``: the same step with each rack tile
     replaced by the canonical copy of its class (:func:`copy_key`; the copies of a
     class used in rack order).  Steps that name no rack tile, and tiles that are not
     on the rack, are returned unchanged.  ``step in legal_steps(state)`` for every
     legal ``step`` (up to a lay-off's omitted end), and ``step`` verifies exactly when
-    its canonical step does."""
+    its canonical step does.  (A doubles exchange is listed with every physical tile
+    and returned unchanged.)"""
     _require_state(state)
-    if isinstance(step, ExchangeDoubles):
-        if not (0 <= step.seat < state.players and 0 <= step.other < state.players):
-            return step
-        tile = _double_representative(state, step.seat, step.tile)
-        other = _double_representative(state, step.other, step.other_tile)
-        return ExchangeDoubles(step.seat, step.other, tile, other)
     if not isinstance(step, MeldTiles | LayOff | SwapJoker | Discard | Close):
         if not isinstance(step, STEP_TYPES):
             raise TypeError(f"not a step: {type(step).__name__}")
@@ -236,7 +219,7 @@ def _ok(state: GameState, step: Step) -> bool:
 
 def out_of_turn_steps(state: GameState) -> Iterator[Step]:
     """Announcements, declarations and the pre-play steps legal now, for every seat
-    (a doubles exchange once per double and copy class, see :func:`canonical_step`)."""
+    (a doubles exchange with each physical tile of each double: they are few)."""
     _require_state(state)
     if state.phase is Phase.OVER:
         return
@@ -257,8 +240,7 @@ def out_of_turn_steps(state: GameState) -> Iterator[Step]:
     for seat in range(state.players):
         for value in doubles_of(state.seats[seat].rack):
             if value not in state.exchanged:
-                copies = {_double_representative(state, seat, 2 * value + k) for k in (0, 1)}
-                offers.extend((seat, tile) for tile in sorted(copies))
+                offers.extend(((seat, 2 * value), (seat, 2 * value + 1)))
     for (a, ta), (b, tb) in itertools.permutations(offers, 2):
         if a == b:
             continue

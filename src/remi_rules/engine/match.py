@@ -18,9 +18,10 @@ from typing import Any
 
 import attrs
 
+from ..errors import EngineArgumentError, EngineErrorCode
 from ..ruleset import Ruleset, require_ruleset
 from .bot import Bot, play_round
-from .game import Automation, Game, GameRecord
+from .game import Automation, Game, GameRecord, _players
 
 __all__ = ["Match", "MatchConfig", "MatchRecord"]
 
@@ -28,8 +29,17 @@ __all__ = ["Match", "MatchConfig", "MatchRecord"]
 def _positive(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if value is None:
         return
-    if type(value) is not int or value < 1:
-        raise ValueError(f"{attribute.name} must be a positive int or None, not {value!r}")
+    if type(value) is not int:
+        raise TypeError(f"{attribute.name} must be an int or None, not {type(value).__name__}")
+    if value < 1:
+        raise EngineArgumentError(
+            EngineErrorCode.BAD_MATCH_CONFIG, why=f"{attribute.name} must be at least 1"
+        )
+
+
+def _seat_or_none(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if value is not None and type(value) is not int:
+        raise TypeError(f"{attribute.name} must be an int or None, not {type(value).__name__}")
 
 
 @attrs.frozen(kw_only=True)
@@ -44,12 +54,16 @@ class MatchConfig:
     rounds: int | None = attrs.field(default=None, validator=_positive)
     target: int | None = attrs.field(default=None, validator=_positive)
     max_rounds: int = attrs.field(default=100, validator=_positive)
-    first_starter: int | None = None
-    automation: Automation = Automation()
+    first_starter: int | None = attrs.field(default=None, validator=_seat_or_none)
+    automation: Automation = attrs.field(
+        default=Automation(), validator=attrs.validators.instance_of(Automation)
+    )
 
     def __attrs_post_init__(self) -> None:
         if self.rounds is not None and self.target is not None:
-            raise ValueError("give either rounds or target, not both")
+            raise EngineArgumentError(
+                EngineErrorCode.BAD_MATCH_CONFIG, why="give either rounds or target, not both"
+            )
 
 
 @attrs.frozen(kw_only=True)
@@ -76,17 +90,21 @@ class Match:
         seed: int | str | None = None,
     ) -> None:
         self.rules = require_ruleset(rules)
+        if config is not None and not isinstance(config, MatchConfig):
+            raise TypeError(f"config must be a MatchConfig, not {type(config).__name__}")
         self.config = config or MatchConfig()
+        if seed is not None and not isinstance(seed, int | str | bytes):
+            raise TypeError(f"seed must be an int, a str or None, not {type(seed).__name__}")
         self._rng = random.Random(seed)
         self._players = players
         self.games: list[Game] = []
-        n = players if isinstance(players, int) else len(players)
+        n = _players(players)
         self.players = n
         first = self.config.first_starter
         if first is None:
             first = (self._rng.randrange(n) + 1) % n  # the first dealer at random
         if not 0 <= first < n:
-            raise ValueError(f"first_starter must be a seat 0..{n - 1}")
+            raise EngineArgumentError(EngineErrorCode.BAD_SEAT, seat=first, players=n)
         self._first = first
         self._deal()
 
@@ -105,14 +123,28 @@ class Match:
         later rounds are dealt with ``random.Random(seed)``."""
         match = cls.__new__(cls)
         match.rules = require_ruleset(rules)
+        if not isinstance(config, MatchConfig):
+            raise TypeError(f"config must be a MatchConfig, not {type(config).__name__}")
         match.config = config
+        if seed is not None and not isinstance(seed, int | str | bytes):
+            raise TypeError(f"seed must be an int, a str or None, not {type(seed).__name__}")
         match._rng = random.Random(seed)
         match._players = players
-        match.players = players if isinstance(players, int) else len(players)
+        match.players = _players(players)
+        if type(first_starter) is not int:
+            raise TypeError(f"first_starter must be an int, not {type(first_starter).__name__}")
+        if not 0 <= first_starter < match.players:
+            raise EngineArgumentError(
+                EngineErrorCode.BAD_SEAT, seat=first_starter, players=match.players
+            )
         match._first = first_starter
+        if isinstance(games, str | bytes) or not isinstance(games, Sequence):
+            raise TypeError(f"games must be a sequence of Games, not {type(games).__name__}")
         match.games = list(games)
+        if not all(isinstance(g, Game) for g in match.games):
+            raise TypeError("games must be Games")
         if not match.games:
-            raise ValueError("a match has at least one round")
+            raise EngineArgumentError(EngineErrorCode.NO_ROUNDS)
         return match
 
     @property
@@ -168,9 +200,9 @@ class Match:
     def next_round(self) -> Game:
         """Deal the next round (the current one must be over)."""
         if not self.game.over:
-            raise ValueError("the current round is not over")
+            raise EngineArgumentError(EngineErrorCode.MATCH_ROUND_PENDING)
         if self.over:
-            raise ValueError("the match is over")
+            raise EngineArgumentError(EngineErrorCode.MATCH_OVER)
         self._deal()
         return self.game
 

@@ -255,6 +255,8 @@ def _places(state: GameState) -> Iterator[tuple[str, tuple[int, ...]]]:
 def tile_census(state: GameState) -> str | None:
     """``None`` if each of the 106 physical tiles is in exactly one place (a rack, the
     stock, the row, a meld, or face up as the atu); else what is wrong."""
+    if not isinstance(state, GameState):
+        raise TypeError(f"state must be a GameState, not {type(state).__name__}")
     seen: Counter[int] = Counter()
     where: dict[int, str] = {}
     for place, ids in _places(state):

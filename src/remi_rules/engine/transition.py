@@ -22,6 +22,8 @@ import attrs
 from .. import closing, joly, lipire, opening, rupere
 from .._slots import maker, replacer
 from ..errors import (
+    EngineArgumentError,
+    EngineErrorCode,
     IllegalStepError,
     InvalidClosingError,
     InvalidLayoffError,
@@ -44,6 +46,7 @@ from ..ruleset import (
     DoublesExchangeUnit,
     Ruleset,
     StockExhausted,
+    require_ruleset,
 )
 from ..rupere import ObligationOutcome, TakeObligation
 from ..table import Table
@@ -234,6 +237,10 @@ def deal(
 def doubles_of(rack: Sequence[int]) -> tuple[int, ...]:
     """The doubles on a rack, as ``id // 2`` of each value held twice (DUBLE-01:
     two identical numbered tiles; two jokers are not a double)."""
+    if isinstance(rack, str | bytes) or not isinstance(rack, Sequence):
+        raise TypeError(f"rack must be a sequence of tile ids, not {type(rack).__name__}")
+    for i in rack:
+        tile_of(i)  # TypeError or InvalidTileError (id_out_of_range)
     held = Counter(i // 2 for i in rack if i not in JOKER_IDS)
     return tuple(sorted(v for v, n in held.items() if n == 2))
 
@@ -241,9 +248,10 @@ def doubles_of(rack: Sequence[int]) -> tuple[int, ...]:
 def double_class(tile_id: int, rules: Ruleset) -> str:
     """DUBLE-02: ``"small"`` (2–9), ``"big"`` (10–13, and 1 when ``ace_double_class``
     is ``big``) or ``"key"``."""
+    require_ruleset(rules)
     rank = tile_of(tile_id).rank
     if rank is None:
-        raise ValueError(f"tile {tile_id} is a joker: jokers are never a double (DUBLE-01)")
+        raise EngineArgumentError(EngineErrorCode.JOKER_NOT_DOUBLE, tile=tile_id)
     if rank == 1:
         return "big" if rules.ace_double_class is AceDoubleClass.BIG else "key"
     return "small" if rank <= 9 else "big"
@@ -1008,10 +1016,14 @@ def apply_step(state: GameState, step: Step, chance: Chance) -> tuple[GameState,
     :class:`~remi_rules.IllegalStepError` (``state`` is immutable, so nothing changed).
     :class:`Undo` is the :class:`~remi_rules.engine.Game`'s business (it needs the
     history) and is refused here."""
+    try:
+        in_turn = step.in_turn
+    except AttributeError:
+        raise TypeError(f"not a step: {type(step).__name__}") from None
     if state.phase is _OVER:
         raise _refuse(S.ROUND_OVER, step)
     events: list[Event] = []
-    if step.in_turn:
+    if in_turn:
         if isinstance(step, Undo):
             raise _refuse(S.NOTHING_TO_UNDO, step)
         if state.announce_window is not None:

@@ -17,6 +17,7 @@ from collections import Counter
 import attrs
 
 from .._slots import maker
+from ..errors import EngineArgumentError, EngineErrorCode
 from ..ruleset import Ruleset
 from ..rupere import TakeObligation
 from ..table import Table
@@ -141,8 +142,12 @@ class PlayerView:
 
     @classmethod
     def of(cls, state: GameState, seat: int) -> PlayerView:
-        if type(seat) is not int or not 0 <= seat < state.players:
-            raise ValueError(f"there is no seat {seat!r} at this table")
+        if not isinstance(state, GameState):
+            raise TypeError(f"state must be a GameState, not {type(state).__name__}")
+        if type(seat) is not int:
+            raise TypeError(f"seat must be an int, not {type(seat).__name__}")
+        if not 0 <= seat < state.players:
+            raise EngineArgumentError(EngineErrorCode.BAD_SEAT, seat=seat, players=state.players)
         mine = state.seats[seat]
         turn = state.pending
         exchanged = state.exchanged
@@ -224,6 +229,8 @@ class PlayerView:
     def sample_state(self, rng: random.Random) -> GameState:
         """A full state consistent with this view: the hidden tiles dealt at random
         into the other racks (their sizes kept) and the stock."""
+        if not isinstance(rng, random.Random):
+            raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
         hidden = list(self.hidden_ids())
         rng.shuffle(hidden)
         seats: list[SeatState] = []

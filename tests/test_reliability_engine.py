@@ -1,0 +1,749 @@
+"""Reliability of the engine: every input ends in a typed error or a playable game, in
+bounded time.
+
+* ``legal_steps`` lists each choice once, with canonical copies (docs/engine.md,
+  "Copies"): fast on a huge rack, the same choices as every physical copy on standard
+  racks, copy classes that are exact symmetries of the state, the CLI's copy listed;
+* a turn makes at most ``MAX_UNDOS_PER_TURN`` undos (``undo_limit``), also when a
+  record is replayed or loaded;
+* every public function and method of :mod:`remi_rules.engine` refuses wrong-type
+  arguments with :class:`TypeError` and out-of-range ones with a coded
+  :class:`~remi_rules.RemiError` (parametrised over ``engine.__all__``, so a new public
+  name without an entry fails :func:`test_every_public_name_is_walked`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import attrs
+import pytest
+from engine_policies import PRESETS, find_turn, play_states, tile_id, two_seat_deal
+
+from remi_rules import MeldKind, RemiError, Tile, analyze_meld, ids_of, serde, variants
+from remi_rules import engine as eng
+from remi_rules.cli.notation import format_step, parse_command
+from remi_rules.engine import (
+    MAX_UNDOS_PER_TURN,
+    Close,
+    Discard,
+    Draw,
+    Game,
+    GameState,
+    LayOff,
+    MeldTiles,
+    Phase,
+    Step,
+    SwapJoker,
+    TakeLastDiscard,
+    Undo,
+    canonical_step,
+    copy_key,
+)
+from remi_rules.engine.transition import NoChance, apply_step
+from remi_rules.errors import (
+    MESSAGES,
+    EngineArgumentError,
+    EngineErrorCode,
+    IllegalStepError,
+    InvalidStateError,
+    InvalidTileError,
+    StepErrorCode,
+)
+from remi_rules.lipire import End
+from remi_rules.rupere import _layouts
+from remi_rules.tiles import JOKER_IDS
+
+# -- A. one step per choice ---------------------------------------------------------------------
+
+
+def _big_rack_game() -> Game:
+    """The issue's rack: hand sizes (30, 25), seat 0 holds 1R-13R twice, J J 1G 1A
+    after its draw of the second turn."""
+    rules = attrs.evolve(variants.get("clasic"), hand_sizes=(30, 25))
+    reds = [i for r in range(1, 14) for i in ids_of(Tile.parse(f"{r}R"))]
+    seat0 = [*reds, *JOKER_IDS, tile_id("1G"), tile_id("5N")]
+    drawn = tile_id("1A")
+    rest = [i for i in range(106) if i not in {*seat0, drawn}]
+    seat1, atu, seat1_draw, stock = rest[:25], rest[25], rest[26], rest[27:]
+    game = Game.new(rules, 2, deal=[*seat0, *seat1, atu, seat1_draw, drawn, *stock])
+    game.apply(Discard(tile_id("5N")))
+    game.apply(Draw())
+    game.apply(Discard(seat1_draw))
+    game.apply(Draw())
+    return game
+
+
+def _values(state: GameState, ids: tuple[int, ...]) -> tuple[Tile, ...]:
+    return tuple(state.table.tile(i) for i in ids)
+
+
+def test_a_huge_rack_lists_each_meld_once_and_fast() -> None:
+    game = _big_rack_game()
+    state = game.state
+    assert len(state.rack(0)) == 30
+    start = time.perf_counter()
+    legal = game.legal_steps()
+    elapsed = time.perf_counter() - start
+    # Measured: 0.34-0.45 s on a loaded 2-core machine (every copy: 1,833,502 steps in
+    # 57-277 s); the bound here only catches a return of the exponential listing.
+    assert elapsed < 5.0
+    melds = [s for s in legal if isinstance(s, MeldTiles)]
+    values = [_values(state, s.tiles) for s in melds]
+    assert len(set(values)) == len(values)  # no two melds differ only in their copies
+    # every plain red run is there, independently of the generator's catalogue
+    for low in range(1, 12):
+        for high in range(low + 2, 14):
+            run = tuple(Tile.parse(f"{r}R") for r in range(low, high + 1))
+            if len(state.rack(0)) - len(run) >= 1:
+                assert run in values
+    discards = [s for s in legal if isinstance(s, Discard)]
+    assert len(discards) == len({state.table.tile(i) for i in state.rack(0)}) == 16
+    for step in legal[:50]:
+        game.verify(step)
+    # a step naming the other copy still verifies and applies
+    meld = melds[0]
+    other = tuple(i ^ 1 if i not in JOKER_IDS else i for i in meld.tiles)
+    assert MeldTiles(other) not in legal and canonical_step(state, MeldTiles(other)) == meld
+    game.apply(MeldTiles(other))
+    assert set(other) <= set(game.state.table.ids())
+
+
+def _sample_states(per_preset: int = 120) -> Iterator[tuple[str, Game]]:
+    """Seeded reachable states of every preset with the current seat in its action
+    phase (the in-turn steps name rack tiles), at most ``per_preset`` each."""
+    for preset in PRESETS:
+        found = 0
+        for seed in range(40):
+            for k, at in enumerate(play_states(preset, 2 + seed % 3, 500 + seed)):
+                if at.game.state.phase is Phase.ACTION and k % 3 == 0:
+                    yield preset, at.game
+                    found += 1
+                    if found >= per_preset:
+                        break
+            if found >= per_preset:
+                break
+
+
+def _every_copy_steps(game: Game) -> set[Step]:
+    """The in-turn steps that name rack tiles, with every physical copy (the listing of
+    before copy classes): every assignment of distinct rack ids to every valid meld of
+    the rack's values (a set in its canonical order, runs ascending), every rack tile
+    on every meld and end, every swap, every discard and close; those that verify."""
+    state = game.state
+    rack = state.rack(state.current)
+    table = state.table
+    by_value: dict[Tile, list[int]] = {}
+    for i in rack:
+        by_value.setdefault(table.tile(i), []).append(i)
+    out: set[Step] = set()
+    candidates: list[Step] = []
+    for layout in _layouts(Counter({t: len(v) for t, v in by_value.items()}), state.rules):
+        meld = analyze_meld(layout, state.rules)
+        if meld.kind is MeldKind.TERTA:  # a set in its canonical order (one order per set)
+            layout = meld.tiles
+        for ids in itertools.product(*(by_value[t] for t in layout)):
+            if len(set(ids)) == len(ids):
+                candidates.append(MeldTiles(ids))
+    for i in rack:
+        for m, meld in enumerate(table.melds):
+            for end in (End.LOW, End.HIGH, End.SET):
+                candidates.append(LayOff(i, m, end))
+            for j in meld.ids:
+                if j in JOKER_IDS:
+                    candidates.append(SwapJoker(i, m, j))
+        candidates += [Discard(i), Close(i)]
+    for step in candidates:
+        if game.can(step):
+            out.add(step)
+    return out
+
+
+def test_a_standard_racks_offer_the_same_choices_up_to_copies() -> None:
+    checked = 0
+    for _preset, game in _sample_states(60):
+        state = game.state
+        listed = [s for s in game.legal_steps() if isinstance(s, _RACK_STEPS)]
+        # each listed step is its own canonical step, and no two are equivalent
+        assert all(canonical_step(state, s) == s for s in listed)
+        assert len(set(listed)) == len(listed)
+        every = _every_copy_steps(game)
+        assert {canonical_step(state, s) for s in every} == set(listed)
+        checked += 1
+    assert checked >= 150
+
+
+_RACK_STEPS = (MeldTiles, LayOff, SwapJoker, Discard, Close)
+
+
+def _pi(a: int, b: int) -> Callable[[int], int]:
+    return lambda i: b if i == a else a if i == b else i
+
+
+def _fingerprint(state: GameState, p: Callable[[int], int]) -> tuple[Any, ...]:
+    """``state`` with ids renamed by ``p``, the fields that hold sets of tiles sorted;
+    without ``rack_at_start`` (no rule reads it) and, where RUPE-06 does not ask that
+    the take's meld tiles predate it, without the split of the rupere's tiles from the
+    rack before the take."""
+
+    def ids(t: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(p(i) for i in t)
+
+    def srt(t: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(sorted(ids(t)))
+
+    table = state.table
+    jokers = table.jokers
+    if p(JOKER_IDS[0]) == JOKER_IDS[1]:
+        jokers = (jokers[1], jokers[0])
+    melds = tuple((m.owner, ids(m.ids), m.meld, m.credited, m.placed_by) for m in table.melds)
+    seats = tuple(attrs.evolve(s, rack=srt(s.rack)) for s in state.seats)
+    turn = state.pending
+    pending: tuple[Any, ...] | None = None
+    if turn is not None:
+        ob = turn.obligation
+        obligation: tuple[Any, ...] | None = None
+        if ob is not None:
+            if state.rules.take_meld_tiles_must_predate_take:
+                own: tuple[Any, ...] = (srt(ob.rack_before_take), srt(ob.also_taken))
+            else:
+                own = (srt(ob.rack_before_take + ob.also_taken),)
+            obligation = (ob.source, p(ob.picked), *own)
+        pending = (
+            turn.seat,
+            turn.number,
+            turn.opened_before,
+            turn.took,
+            obligation,
+            turn.new_melds,
+            srt(turn.laid_off),
+            srt(turn.swapped_jokers),
+            srt(turn.placed),
+            turn.steps,
+        )
+    end = state.end
+    return (
+        state.phase,
+        state.current,
+        state.turn,
+        seats,
+        ids(state.stock),
+        ids(state.row),
+        state.row_dead_first,
+        p(state.atu),
+        state.atu_face_up,
+        melds,
+        jokers,
+        pending,
+        state.announce_window,
+        state.preplay,
+        tuple(sorted(state.exchanged)),
+        None if end is None else attrs.evolve(end, closing_tile=None),
+        None if end is None or end.closing_tile is None else p(end.closing_tile),
+    )
+
+
+def _same_value_pairs(state: GameState) -> Iterator[tuple[int, int]]:
+    rack = state.rack(state.current)
+    for a, b in itertools.combinations(rack, 2):
+        if state.table.tile(a) == state.table.tile(b):
+            yield a, b
+
+
+def _renamed(step: Step, p: Callable[[int], int]) -> Step:
+    if isinstance(step, MeldTiles):
+        return MeldTiles(tuple(p(i) for i in step.tiles))
+    if isinstance(step, LayOff):
+        return LayOff(p(step.tile), step.meld, step.end)
+    if isinstance(step, SwapJoker):
+        return SwapJoker(p(step.tile), step.meld, step.joker)
+    if isinstance(step, Discard):
+        return Discard(p(step.tile))
+    assert isinstance(step, Close)
+    return Close(p(step.tile))
+
+
+def test_a_copies_are_exactly_the_symmetries_of_the_state() -> None:
+    # Two rack tiles of one value have equal copy keys exactly when exchanging their
+    # ids throughout the state changes nothing (up to the documented fields); and a
+    # step naming one behaves as the step naming the other: both verify or neither,
+    # and the states they lead to are the same up to that exchange.
+    same = different = steps = 0
+    for _preset, game in _sample_states(200):
+        state = game.state
+        seat = state.current
+        identity = _fingerprint(state, lambda i: i)
+        legal = [s for s in game.legal_steps() if isinstance(s, _RACK_STEPS)]
+        for a, b in _same_value_pairs(state):
+            p = _pi(a, b)
+            symmetric = _fingerprint(state, p) == identity
+            equal = copy_key(state, seat, a) == copy_key(state, seat, b)
+            assert symmetric == equal, (a, b, copy_key(state, seat, a), copy_key(state, seat, b))
+            if not equal:
+                different += 1
+                continue
+            same += 1
+            for step in legal:
+                twin = _renamed(step, p)
+                if twin == step:
+                    continue
+                assert game.can(twin)
+                after, _ = apply_step(state, step, NoChance())
+                after_twin, _ = apply_step(state, twin, NoChance())
+                assert _fingerprint(after, p) == _fingerprint(after_twin, lambda i: i)
+                steps += 1
+    assert same >= 100 and steps >= 100 and different >= 5, (same, different, steps)
+
+
+def test_a_the_copy_the_cli_names_is_listed() -> None:
+    # "meld 5R 6R 7R" typed at the CLI picks the owed copy first, then rack order
+    # (remi_rules.cli.notation): exactly the listed step.
+    checked = 0
+    for _preset, game in _sample_states(40):
+        state = game.state
+        view = game.view(state.current)
+        legal = game.legal_steps()
+        for step in legal:
+            if isinstance(step, MeldTiles | LayOff | SwapJoker):
+                text = format_step(step, state)
+                parsed = parse_command(text, view)
+                assert isinstance(parsed, MeldTiles | LayOff | SwapJoker), text
+                if isinstance(step, MeldTiles):
+                    assert parsed in legal, (text, step, parsed)
+                    checked += 1
+    assert checked >= 100
+
+
+def test_a_an_owed_copy_is_never_swapped_for_another() -> None:
+    # clasic: seat 1 discards 7R (copy 1); seat 0 holds 7R (copy 0), 5R and 6R and
+    # takes the discard: the meld with the taken copy and the one with his own copy
+    # are both listed (different choices), the taken copy's first (the CLI's).
+    taken, own = tile_id("7R", 1), tile_id("7R", 0)
+    run = [tile_id("5R"), tile_id("6R")]
+    sets = [tile_id(t) for t in ("10R", "10G", "10A", "11R", "11G", "11A")]
+    seat0 = [*run, own, *sets, tile_id("2N"), tile_id("3G")]
+    deal = two_seat_deal(seat0, [taken], tile_id("4N"), [tile_id("9A"), tile_id("8N")])
+    game = Game.new(variants.get("online"), 2, deal=deal)
+    game.apply(Discard(tile_id("2N")))
+    game.apply(Draw())
+    game.apply(Discard(taken))
+    assert game.can(TakeLastDiscard())
+    game.apply(TakeLastDiscard())
+    state = game.state
+    assert copy_key(state, 0, taken) != copy_key(state, 0, own)
+    melds = [s for s in game.legal_steps() if isinstance(s, MeldTiles)]
+    with_taken = MeldTiles((*run, taken))
+    with_own = MeldTiles((*run, own))
+    assert with_taken in melds and with_own in melds
+    assert melds.index(with_taken) < melds.index(with_own)
+    assert canonical_step(state, with_own) == with_own
+
+
+# -- B. bounded turns ------------------------------------------------------------------------
+
+
+def _a_turn_with_a_row_take() -> Game:
+    """A seeded online round at a turn whose player may take the last discard and
+    then end his turn."""
+    for seed in range(200):
+        for at in play_states("online", 2, 900 + seed):
+            if TakeLastDiscard() in at.legal:
+                after, _ = apply_step(at.game.state, TakeLastDiscard(), NoChance())
+                if find_turn(after, budget=300):
+                    return Game.replay(at.game.record())
+    raise AssertionError("no row take found")
+
+
+def test_b_a_turn_makes_at_most_max_undos() -> None:
+    assert MAX_UNDOS_PER_TURN == 64
+    game = _a_turn_with_a_row_take()
+    seat = game.state.current
+    for _ in range(MAX_UNDOS_PER_TURN):
+        game.apply(TakeLastDiscard())
+        assert Undo() in game.legal_steps()
+        game.apply(Undo())
+    game.apply(TakeLastDiscard())
+    assert game.can_undo() is False
+    assert Undo() not in game.legal_steps()
+    with pytest.raises(IllegalStepError) as info:
+        game.apply(Undo())
+    assert info.value.code is StepErrorCode.UNDO_LIMIT
+    assert info.value.details["limit"] == MAX_UNDOS_PER_TURN
+    assert "64" in info.value.message("ro") and "64" in info.value.message("en")
+    # the turn still ends: the cap never refuses a discard or a close
+    for step in find_turn(game.state, budget=2000):
+        game.apply(step)
+    assert game.state.current != seat or game.over
+    # and a later turn has its own undos
+    for _ in range(200):
+        if game.over or game.can(TakeLastDiscard()):
+            break
+        game.apply(Draw())
+        game.apply(next(s for s in game.legal_steps() if isinstance(s, Discard)))
+    assert game.can(TakeLastDiscard())
+    game.apply(TakeLastDiscard())
+    assert game.can_undo() and Undo() in game.legal_steps()
+
+
+def _over_cap_record() -> Any:
+    game = _a_turn_with_a_row_take()
+    for _ in range(MAX_UNDOS_PER_TURN):
+        game.apply(TakeLastDiscard())
+        game.apply(Undo())
+    game.apply(TakeLastDiscard())
+    record = game.record()
+    return attrs.evolve(record, steps=(*record.steps, Undo()))
+
+
+def _codes(err: BaseException) -> list[object]:
+    out: list[object] = []
+    seen: BaseException | None = err
+    while seen is not None:
+        out.append(getattr(seen, "code", None))
+        details = getattr(seen, "details", {})
+        out.append(details.get("step_code"))
+        seen = seen.__cause__
+    return out
+
+
+def test_b_a_record_over_the_cap_is_refused_with_its_code() -> None:
+    record = _over_cap_record()
+    start = time.perf_counter()
+    with pytest.raises(InvalidStateError) as info:
+        Game.replay(record)
+    assert StepErrorCode.UNDO_LIMIT in _codes(info.value)
+    text = serde.dumps_record(record)
+    with pytest.raises(InvalidStateError) as info:
+        serde.loads_record(text)
+    assert StepErrorCode.UNDO_LIMIT in _codes(info.value) or "undo_limit" in _codes(info.value)
+    assert time.perf_counter() - start < 10
+
+
+def test_b_a_huge_take_undo_record_is_refused_quickly() -> None:
+    # 100,000 take/undo steps (a legal save before the cap) stop at the 65th undo.
+    base = _over_cap_record()
+    steps = base.steps[: -(2 * MAX_UNDOS_PER_TURN + 2)]
+    record = attrs.evolve(base, steps=(*steps, *(TakeLastDiscard(), Undo()) * 50_000))
+    start = time.perf_counter()
+    with pytest.raises(InvalidStateError) as info:
+        Game.replay(record)
+    assert StepErrorCode.UNDO_LIMIT in _codes(info.value)
+    assert time.perf_counter() - start < 5
+
+
+def test_b_the_undo_limit_has_both_messages() -> None:
+    ro, en = MESSAGES[StepErrorCode.UNDO_LIMIT]
+    assert "{limit}" in ro and "{limit}" in en and "înapoi" in ro
+
+
+# -- C. typed errors from every public name -----------------------------------------------------
+
+
+def _game() -> Game:
+    return Game.new(variants.get("clasic"), 3, seed=5)
+
+
+def _over_game() -> Game:
+    from remi_rules.bots import RandomBot
+
+    game = Game.new(variants.get("online"), 2, seed=3)
+    eng.play_round(game, [RandomBot(1), RandomBot(2)])
+    return game
+
+
+class _NoBot:
+    pass
+
+
+RULES = variants.get("clasic")
+TYPE = TypeError
+Coded = tuple[type[BaseException], object]
+
+
+REPLAY_TYPE = "TypeError, once Game.replay checks its record"
+"""Game.replay belongs to the loader's hardening (another change of the same issue);
+this entry is an expected failure until its type check lands (see _cases)."""
+
+
+def _coded(code: object) -> Coded:
+    return (RemiError, code)
+
+
+# name -> calls with bad arguments and what each must raise (TypeError, or a RemiError
+# with that code).  Each lambda builds what it needs.
+CALLS: dict[str, list[tuple[str, Callable[[], object], Any]]] = {
+    "Game": [
+        ("new rules", lambda: Game.new("clasic", 2), TYPE),  # type: ignore[arg-type]
+        ("new players 1000", lambda: Game.new(RULES, 1000), _coded(EngineErrorCode.PLAYERS)),
+        ("new players 1", lambda: Game.new(RULES, 1), _coded(EngineErrorCode.PLAYERS)),
+        ("new players str", lambda: Game.new(RULES, "ab"), TYPE),  # type: ignore[arg-type]
+        ("new players float", lambda: Game.new(RULES, 2.0), TYPE),  # type: ignore[arg-type]
+        ("new names", lambda: Game.new(RULES, [1, 2]), TYPE),  # type: ignore[list-item]
+        (
+            "new starter 9",
+            lambda: Game.new(RULES, 2, starter=9),
+            _coded(EngineErrorCode.BAD_SEAT),
+        ),
+        ("new starter str", lambda: Game.new(RULES, 2, starter="0"), TYPE),  # type: ignore[arg-type]
+        ("new seed", lambda: Game.new(RULES, 2, seed=[1]), TYPE),  # type: ignore[arg-type]
+        ("new deal int", lambda: Game.new(RULES, 2, deal=5), TYPE),  # type: ignore[arg-type]
+        ("new deal str ids", lambda: Game.new(RULES, 2, deal=["a"] * 106), TYPE),  # type: ignore[list-item]
+        (
+            "new deal short",
+            lambda: Game.new(RULES, 2, deal=list(range(100))),
+            _coded(InvalidStateError),
+        ),
+        ("new automation", lambda: Game.new(RULES, 2, automation=True), TYPE),  # type: ignore[arg-type]
+        ("init", lambda: Game("x", record=None, chance=None), TYPE),  # type: ignore[arg-type]
+        ("replay", lambda: Game.replay("x"), REPLAY_TYPE),  # type: ignore[arg-type]
+        ("apply str", lambda: _game().apply("x"), TYPE),  # type: ignore[arg-type]
+        ("apply None", lambda: _game().apply(None), TYPE),  # type: ignore[arg-type]
+        ("can str", lambda: _game().can("x"), TYPE),  # type: ignore[arg-type]
+        ("verify str", lambda: _game().verify("x"), TYPE),  # type: ignore[arg-type]
+        ("verify int", lambda: _game().verify(3), TYPE),  # type: ignore[arg-type]
+        ("view 5", lambda: _game().view(5), _coded(EngineErrorCode.BAD_SEAT)),
+        ("view -1", lambda: _game().view(-1), _coded(EngineErrorCode.BAD_SEAT)),
+        ("view str", lambda: _game().view("0"), TYPE),  # type: ignore[arg-type]
+        ("undo nothing", lambda: _game().undo(), _coded(StepErrorCode.NOTHING_TO_UNDO)),
+        (
+            "apply discard 999",
+            lambda: _game().apply(Discard(999)),
+            _coded(StepErrorCode.NOT_IN_RACK),
+        ),
+        ("apply over", lambda: _over_game().apply(Draw()), _coded(StepErrorCode.ROUND_OVER)),
+    ],
+    "score_state": [
+        ("str", lambda: eng.score_state("x"), TYPE),  # type: ignore[arg-type]
+        (
+            "unfinished",
+            lambda: eng.score_state(_game().state),
+            _coded(EngineErrorCode.ROUND_NOT_OVER),
+        ),
+    ],
+    "legal_steps": [("str", lambda: eng.legal_steps("x"), TYPE)],  # type: ignore[arg-type]
+    "canonical_step": [
+        ("state", lambda: eng.canonical_step("x", Draw()), TYPE),  # type: ignore[arg-type]
+        ("step", lambda: eng.canonical_step(_game().state, "x"), TYPE),  # type: ignore[arg-type]
+    ],
+    "copy_key": [
+        ("state", lambda: eng.copy_key("x", 0, 0), TYPE),  # type: ignore[arg-type]
+        ("seat type", lambda: eng.copy_key(_game().state, "0", 0), TYPE),  # type: ignore[arg-type]
+        ("seat 7", lambda: eng.copy_key(_game().state, 7, 0), _coded(EngineErrorCode.BAD_SEAT)),
+        (
+            "not in rack",
+            lambda: eng.copy_key(_game().state, 0, 200),
+            _coded(EngineErrorCode.NOT_IN_RACK),
+        ),
+    ],
+    "double_class": [
+        ("joker", lambda: eng.double_class(104, RULES), _coded(EngineErrorCode.JOKER_NOT_DOUBLE)),
+        ("id", lambda: eng.double_class(300, RULES), _coded(InvalidTileError)),
+        ("type", lambda: eng.double_class("5", RULES), TYPE),  # type: ignore[arg-type]
+        ("rules", lambda: eng.double_class(5, "clasic"), TYPE),  # type: ignore[arg-type]
+    ],
+    "doubles_of": [
+        ("str", lambda: eng.doubles_of("abc"), TYPE),  # type: ignore[arg-type]
+        ("int", lambda: eng.doubles_of(5), TYPE),  # type: ignore[arg-type]
+        ("id", lambda: eng.doubles_of((300, 301)), _coded(RemiError)),
+        ("str ids", lambda: eng.doubles_of(("a", "b")), TYPE),  # type: ignore[arg-type]
+    ],
+    "tile_census": [("str", lambda: eng.tile_census("x"), TYPE)],  # type: ignore[arg-type]
+    "play_round": [
+        ("game", lambda: eng.play_round("x", []), TYPE),  # type: ignore[arg-type]
+        ("bots type", lambda: eng.play_round(_game(), "abc"), TYPE),  # type: ignore[arg-type]
+        ("not bots", lambda: eng.play_round(_game(), [_NoBot()] * 3), TYPE),  # type: ignore[list-item]
+        ("bot count", lambda: eng.play_round(_game(), []), _coded(EngineErrorCode.BOT_COUNT)),
+        ("max_steps", lambda: eng.play_round(_game(), [], max_steps="9"), TYPE),  # type: ignore[arg-type]
+        (
+            "too long",
+            lambda: _play_short(),
+            _coded(EngineErrorCode.ROUND_TOO_LONG),
+        ),
+    ],
+    "Match": [
+        ("rules", lambda: eng.Match("x", 2), TYPE),  # type: ignore[arg-type]
+        ("players", lambda: eng.Match(RULES, 7), _coded(EngineErrorCode.PLAYERS)),
+        ("players type", lambda: eng.Match(RULES, 2.5), TYPE),  # type: ignore[arg-type]
+        ("config type", lambda: eng.Match(RULES, 2, "x"), TYPE),  # type: ignore[arg-type]
+        (
+            "first starter",
+            lambda: eng.Match(RULES, 2, eng.MatchConfig(first_starter=5)),
+            _coded(EngineErrorCode.BAD_SEAT),
+        ),
+        ("seed", lambda: eng.Match(RULES, 2, seed=[1]), TYPE),  # type: ignore[arg-type]
+        (
+            "next round pending",
+            lambda: eng.Match(RULES, 2, seed=1).next_round(),
+            _coded(EngineErrorCode.MATCH_ROUND_PENDING),
+        ),
+        ("play", lambda: eng.Match(RULES, 2, seed=1).play([]), _coded(EngineErrorCode.BOT_COUNT)),
+        (
+            "from_games none",
+            lambda: eng.Match.from_games(RULES, 2, eng.MatchConfig(), [], first_starter=0),
+            _coded(EngineErrorCode.NO_ROUNDS),
+        ),
+        (
+            "from_games starter",
+            lambda: eng.Match.from_games(RULES, 2, eng.MatchConfig(), [_game()], first_starter=4),
+            _coded(EngineErrorCode.BAD_SEAT),
+        ),
+        (
+            "from_games games",
+            lambda: eng.Match.from_games(RULES, 2, eng.MatchConfig(), ["g"], first_starter=0),  # type: ignore[list-item]
+            TYPE,
+        ),
+        (
+            "from_games config",
+            lambda: eng.Match.from_games(RULES, 2, "x", [_game()], first_starter=0),  # type: ignore[arg-type]
+            TYPE,
+        ),
+    ],
+    "MatchConfig": [
+        ("rounds 0", lambda: eng.MatchConfig(rounds=0), _coded(EngineErrorCode.BAD_MATCH_CONFIG)),
+        ("rounds str", lambda: eng.MatchConfig(rounds="3"), TYPE),  # type: ignore[arg-type]
+        (
+            "both",
+            lambda: eng.MatchConfig(rounds=2, target=100),
+            _coded(EngineErrorCode.BAD_MATCH_CONFIG),
+        ),
+        ("first starter", lambda: eng.MatchConfig(first_starter="1"), TYPE),  # type: ignore[arg-type]
+        ("automation", lambda: eng.MatchConfig(automation=1), TYPE),  # type: ignore[arg-type]
+    ],
+    "Automation": [("flag", lambda: eng.Automation(scoring="yes"), TYPE)],  # type: ignore[arg-type]
+    "GameRecord": [
+        ("rules", lambda: _record(rules="x"), TYPE),
+        ("players", lambda: _record(players="2"), TYPE),
+        ("deal", lambda: _record(deal=[1]), TYPE),
+        ("steps", lambda: _record(steps=[Draw()]), TYPE),
+    ],
+    "PlayerView": [
+        ("of state", lambda: eng.PlayerView.of("x", 0), TYPE),  # type: ignore[arg-type]
+        ("of seat", lambda: eng.PlayerView.of(_game().state, 3), _coded(EngineErrorCode.BAD_SEAT)),
+        ("of seat type", lambda: eng.PlayerView.of(_game().state, None), TYPE),  # type: ignore[arg-type]
+        ("sample_state", lambda: _game().view(0).sample_state(3), TYPE),  # type: ignore[arg-type]
+    ],
+}
+
+
+def _record(**changes: object) -> object:
+    fields: dict[str, object] = {"rules": RULES, "players": 2, "dealer": 0, "starter": 1}
+    fields["deal"] = tuple(range(106))
+    return eng.GameRecord(**{**fields, **changes})  # type: ignore[arg-type]
+
+
+def _play_short() -> object:
+    from remi_rules.bots import RandomBot
+
+    game = Game.new(variants.get("online"), 2, seed=3)
+    return eng.play_round(game, [RandomBot(1), RandomBot(2)], max_steps=3)
+
+
+def _step_calls() -> list[tuple[str, Callable[[], object], Any]]:
+    """Every step class with a wrong-type field (the ints are checked when built; their
+    ranges when verified, see test_engine_agreement)."""
+    out: list[tuple[str, Callable[[], object], Any]] = []
+    for cls in eng.STEP_TYPES:
+        bad = ["x"] * max(1, len(attrs.fields(cls)))  # a field-less step takes none
+        out.append((cls.__name__, lambda cls=cls, bad=bad: cls(*bad), TYPE))
+    return out
+
+
+STEP_NAMES = {cls.__name__ for cls in eng.STEP_TYPES}
+for _name in STEP_NAMES:
+    CALLS.setdefault(_name, [])
+for _label, _call, _want in _step_calls():
+    CALLS[_label].append(("wrong type", _call, _want))
+CALLS["LayOff"].append(("end", lambda: LayOff(1, 0, "low"), TYPE))  # type: ignore[arg-type]
+CALLS["Discard"].append(
+    ("verify out of range", lambda: _game().verify(Discard(-1)), _coded(StepErrorCode.NOT_IN_RACK))
+)
+
+VALUES = {
+    # records and types the engine builds; they take no arguments from a caller that
+    # are not checked when they are used (serde.load_* checks saved ones field by field)
+    "Event": "a type alias",
+    "Step": "a type alias",
+    "STEP_TYPES": "a tuple of classes",
+    "MAX_UNDOS_PER_TURN": "a constant",
+    "Bot": "a Protocol",
+    "EndReason": "an enum",
+    "Phase": "an enum",
+    "Obligation": "an enum",
+    "GameState": "a record the engine builds (unchecked for speed; serde.load_game checks)",
+    "SeatState": "a record the engine builds (unchecked for speed; serde.load_game checks)",
+    "TurnState": "a record the engine builds (unchecked for speed; serde.load_game checks)",
+    "RoundEnd": "a record the engine builds",
+    "PublicSeat": "a record the engine builds",
+    "PublicTurn": "a record the engine builds",
+    "MatchRecord": "a record Match.record builds",
+}
+
+
+def test_every_public_name_is_walked() -> None:
+    missing = set(eng.__all__) - set(CALLS) - set(VALUES)
+    assert not missing, f"public names without a bad-argument walk: {sorted(missing)}"
+    assert not (set(CALLS) & set(VALUES))
+    assert set(CALLS) | set(VALUES) <= set(eng.__all__)
+    for name, calls in CALLS.items():
+        assert calls, f"{name} has no bad call"
+
+
+def test_every_public_method_of_game_and_match_is_walked() -> None:
+    # Game's and Match's public methods with arguments all appear in the walk
+    for cls, name in ((Game, "Game"), (eng.Match, "Match")):
+        labels = " ".join(label for label, _, _ in CALLS[name])
+        for attr, value in vars(cls).items():
+            if attr.startswith("_") or isinstance(value, property):
+                continue
+            func = getattr(value, "__func__", value)
+            code = getattr(func, "__code__", None)
+            if code is None:
+                continue
+            params = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+            if len([p for p in params if p not in ("self", "cls")]) == 0:
+                continue
+            assert attr in labels or (attr == "__init__"), f"{name}.{attr} is not walked"
+
+
+def _cases() -> Iterator[Any]:
+    for name in sorted(CALLS):
+        for label, call, want in CALLS[name]:
+            marks = []
+            if want is REPLAY_TYPE:
+                want = TYPE
+                marks.append(pytest.mark.xfail(reason=REPLAY_TYPE, raises=AssertionError))
+            yield pytest.param(call, want, id=f"{name}: {label}", marks=marks)
+
+
+@pytest.mark.parametrize(("call", "want"), list(_cases()))
+def test_bad_arguments_raise_a_type_error_or_a_coded_error(
+    call: Callable[[], object], want: Any
+) -> None:
+    with pytest.raises(Exception) as info:
+        call()
+    err = info.value
+    if want is TYPE:
+        assert isinstance(err, TypeError), repr(err)
+        return
+    _cls, code = want
+    assert isinstance(err, RemiError), repr(err)
+    assert err.code in MESSAGES
+    if isinstance(code, type):
+        assert isinstance(err, code), repr(err)
+    else:
+        assert err.code is code, repr(err)
+    assert err.message("ro") and err.message("en")
+
+
+def test_engine_error_codes_have_both_messages() -> None:
+    for code in EngineErrorCode:
+        ro, en = MESSAGES[code]
+        assert ro and en and ro != en
+    err = EngineArgumentError(EngineErrorCode.PLAYERS, players=1000)
+    assert isinstance(err, ValueError)
+    assert "1000" in err.message("ro") and "1000" in err.message("en")
