@@ -15,7 +15,6 @@ bounded time.
 from __future__ import annotations
 
 import itertools
-import random
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
