@@ -688,8 +688,10 @@ def known_bug(game: Game, legal: Sequence[Step], step: Step, code: str | None) -
 def check_agreement(
     at: Reached, rng: random.Random, candidates: int, *, stats: Counter[str] | None = None
 ) -> list[Disagreement]:
-    """Both directions on one state: every legal step verifies; every sampled candidate
-    that verifies is listed.  A verify that raises anything but
+    """Both directions on one state: every legal step verifies, is its own canonical
+    step and is listed once; every sampled candidate that verifies is listed up to
+    copies (its canonical step, :func:`~remi_rules.engine.legal.canonical_step`, is
+    listed, and verifies too).  A verify that raises anything but
     :class:`IllegalStepError` is a disagreement too."""
     game, legal = at.game, at.legal
     out: list[Disagreement] = []
@@ -701,6 +703,7 @@ def check_agreement(
             Disagreement(at.preset, at.players, at.seed, at.index, step, what, code_s, known)
         )
 
+    state = game.state
     for step in legal:
         try:
             game.verify(step)
@@ -708,6 +711,10 @@ def check_agreement(
             bad(step, "listed but refused", err.code)
         except Exception as err:  # any other exception is a bug of its own
             bad(step, f"listed, verify raised {type(err).__name__}: {err}")
+        if canonical_step(state, step) != step:
+            bad(step, "listed with copies that are not canonical")
+    if len(set(legal)) != len(legal):
+        bad(legal[0], "a step is listed twice")
     for step in candidate_steps(game, rng, candidates):
         try:
             game.verify(step)
@@ -720,6 +727,8 @@ def check_agreement(
             continue
         if stats is not None:
             stats[f"{step.kind} verified"] += 1
-        if not listed(step, legal, game.state):
-            bad(step, "verifies but is not listed")
+        if not listed(step, legal, state):
+            bad(step, "verifies but is not listed (up to copies)")
+        if not game.can(canonical_step(state, step)):
+            bad(step, "verifies but its canonical step does not")
     return out

@@ -1,5 +1,5 @@
 """The legal-step generator and the verifier agree (DESIGN.md: ``legal_steps`` lists
-exactly what ``verify`` accepts).
+exactly what ``verify`` accepts, each choice once: up to copies of the same tiles).
 
 On at least 10,000 reachable states per preset (rounds of 2, 3 and 4 players played by
 :class:`engine_policies.VariedPolicy`, which opens, takes from the row, lays off, swaps
@@ -8,10 +8,18 @@ with doubles exchanges and announcements before the first discard):
 
 * every step of ``game.legal_steps()`` passes ``game.verify`` (and, for the step the
   policy plays, ``game.apply``);
+* every listed step is its own canonical step and is listed once;
 * every step of a random sample from a wide candidate space (every step class, tiles
   from the rack and elsewhere, any meld index and end, row indexes in and out of
   range, any seat; melds as subsets of the rack in run order or in a set's canonical
-  order) that passes ``game.verify`` is in ``game.legal_steps()``;
+  order) that passes ``game.verify`` is in ``game.legal_steps()`` *up to copies*: its
+  canonical step (each rack tile replaced by the canonical copy of its class,
+  :func:`remi_rules.engine.canonical_step`) is listed and verifies.  Two rack tiles
+  are copies of each other when their :func:`remi_rules.engine.copy_key` are equal:
+  the same value and the same part in the pending turn (docs/engine.md, "Copies");
+  tests/test_reliability_engine.py checks that equal keys are exactly the exchanges
+  of ids that leave the state the same, and that listing every physical copy offers
+  the same choices;
 * ``verify`` raises nothing but :class:`~remi_rules.IllegalStepError`.
 
 The count per preset is ``REMI_AGREEMENT_STATES`` (default 10,000; 80 candidates per

@@ -21,6 +21,8 @@ from remi_rules import errors, variants
 from remi_rules.errors import (
     MESSAGES,
     ClosingErrorCode,
+    EngineArgumentError,
+    EngineErrorCode,
     HintError,
     HintErrorCode,
     IllegalStepError,
@@ -88,6 +90,7 @@ CLASS_OF_ENUM: dict[type[enum.StrEnum], tuple[type[RemiError], ...]] = {
     StateErrorCode: (InvalidStateError,),
     SolverErrorCode: (InvalidHandError,),
     HintErrorCode: (HintError,),
+    EngineErrorCode: (EngineArgumentError,),
 }
 
 CLASS_CODE_CASES = [

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 from . import values, variants
 from .errors import (
     ClosingErrorCode,
+    EngineArgumentError,
+    EngineErrorCode,
     HintError,
     HintErrorCode,
     IllegalStepError,
@@ -126,6 +128,8 @@ __all__ = [
     "ClosingTileMode",
     "Color",
     "DoublesExchangeUnit",
+    "EngineArgumentError",
+    "EngineErrorCode",
     "HintError",
     "HintErrorCode",
     "IllegalStepError",

@@ -257,6 +257,11 @@ class Game:
         it, a uniform shuffle by ``random.Random(seed)`` (DEAL-05).  ``starter``: the
         seat that starts; without it the first dealer is drawn at random (DEAL-01) and
         the starter is the next seat (with an explicit ``deal``, seat 0 starts).
+
+        A wrong type raises :class:`TypeError`; a number of players other than 2-4 or
+        a starter not at the table :class:`~remi_rules.errors.EngineArgumentError`
+        (``engine_players``, ``engine_bad_seat``); a deal that is not the 106 ids
+        :class:`~remi_rules.InvalidStateError` (``state_tile_count``).
         """
         rules = require_ruleset(rules)
         n = _players(players)

@@ -198,7 +198,9 @@ class Match:
         return tuple(s for s, t in enumerate(totals) if t == best)
 
     def next_round(self) -> Game:
-        """Deal the next round (the current one must be over)."""
+        """Deal the next round; :class:`~remi_rules.errors.EngineArgumentError`
+        (``engine_match_round_pending``, ``engine_match_over``) while the current round
+        is in play or once the match is over."""
         if not self.game.over:
             raise EngineArgumentError(EngineErrorCode.MATCH_ROUND_PENDING)
         if self.over:

@@ -142,6 +142,8 @@ class PlayerView:
 
     @classmethod
     def of(cls, state: GameState, seat: int) -> PlayerView:
+        """What ``seat`` may see of ``state``; a seat not at the table raises
+        :class:`~remi_rules.errors.EngineArgumentError` (``engine_bad_seat``)."""
         if not isinstance(state, GameState):
             raise TypeError(f"state must be a GameState, not {type(state).__name__}")
         if type(seat) is not int:
@@ -205,9 +207,23 @@ class PlayerView:
         ids = set(self.rack) | set(self.row) | set(self.table.ids())
         if self.atu_face_up:
             ids.add(self.atu)
-        if self.pending is not None and self.pending.seat != self.seat:
-            ids |= self._known_in_other_rack()
+        for known in self._known_by_seat().values():
+            ids |= known
         return frozenset(ids)
+
+    def _known_by_seat(self) -> dict[int, set[int]]:
+        """Tiles of other racks this seat can locate: those the player to move took
+        face up this turn and still holds, and a closing tile the closer kept (CLOSE-02,
+        named by the round's end)."""
+        out: dict[int, set[int]] = {}
+        if self.pending is not None and self.pending.seat != self.seat:
+            out[self.pending.seat] = self._known_in_other_rack()
+        end = self.end
+        if end is not None and end.closer is not None and end.closer != self.seat:
+            tile = end.closing_tile
+            if tile is not None and tile not in self.row and not self.table.holds(tile):
+                out.setdefault(end.closer, set()).add(tile)
+        return out
 
     def _known_in_other_rack(self) -> set[int]:
         """Tiles the player to move took face up this turn and still holds."""
@@ -235,20 +251,12 @@ class PlayerView:
         rng.shuffle(hidden)
         seats: list[SeatState] = []
         at = 0
-        known = (
-            self._known_in_other_rack()
-            if self.pending and self.pending.seat != self.seat
-            else set()
-        )
+        known = self._known_by_seat()
         for s, pub in enumerate(self.seats):
             if s == self.seat:
                 rack = self.rack
             else:
-                fixed = (
-                    tuple(sorted(known))
-                    if self.pending is not None and self.pending.seat == s
-                    else ()
-                )
+                fixed = tuple(sorted(known.get(s, ())))
                 size = pub.rack_size - len(fixed)
                 rack = (*hidden[at : at + size], *fixed)
                 at += size
