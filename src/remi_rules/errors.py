@@ -442,7 +442,7 @@ class RemiError(Exception):
         try:
             template = MESSAGES[code][LANGS.index(lang)]
         except (KeyError, TypeError):  # not one of the library's codes
-            return safe_text(code)
+            return safe_repr(code)
         return template.format_map(_SafeDetails(self.details))
 
     def __str__(self) -> str:

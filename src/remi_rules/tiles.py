@@ -271,8 +271,16 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
 
 
 def tiles_str(tiles: Iterable[Tile]) -> str:
-    """The notation of several tiles, space-separated (the inverse of :func:`parse_tiles`)."""
-    return " ".join(_TEXT[t._code] for t in tiles)
+    """The notation of several tiles, space-separated (the inverse of :func:`parse_tiles`).
+
+    :class:`TypeError` if ``tiles`` is not an iterable of :class:`Tile`."""
+    try:
+        return " ".join([_TEXT[t._code] for t in tiles])
+    except (AttributeError, TypeError, KeyError):
+        if isinstance(tiles, str):
+            raise TypeError("tiles_str expects Tile values, not a str") from None
+        bad = next((t for t in tiles if not isinstance(t, Tile)), tiles)
+        raise TypeError(f"tiles_str expects Tile values, not {type(bad).__name__}") from None
 
 
 # -- physical tiles -----------------------------------------------------------------------
