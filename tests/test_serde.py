@@ -158,7 +158,7 @@ def test_house_rules_files_on_disk(tmp_path: Path) -> None:
         ('{"overrides": {"closing_bonus": "x"}}', "json", RulesetErrorCode.WRONG_TYPE),
         ("base = ", "toml", RulesetErrorCode.BAD_FILE),
         ('[overrides]\nclosing_bonus = "none"\n', "toml", RulesetErrorCode.WRONG_TYPE),
-        ("[" * 5000, "json", RulesetErrorCode.BAD_FILE),
+        ("[" * 5000, "json", RulesetErrorCode.TOO_DEEP),
     ],
 )
 def test_bad_house_rules_files(text: str, fmt: str, code: RulesetErrorCode) -> None:

@@ -152,6 +152,8 @@ PARSE_REFUSALS = [
     ("J(=14R)", TileErrorCode.BAD_FIXED_JOKER),
     ("J(=J(=8R))", TileErrorCode.BAD_FIXED_JOKER),
     ("J(=)", TileErrorCode.BAD_FIXED_JOKER),
+    ("1" * 4301 + "R", TileErrorCode.TOKEN_TOO_LONG),
+    ("J(=" + "1" * 20 + "R)", TileErrorCode.TOKEN_TOO_LONG),
 ]
 
 
@@ -374,6 +376,8 @@ DETAILS = {
     "fixed": Tile.parse("8R"),
     "position": 3,
     "tiles": parse_tiles("7R 8R"),
+    "length": 17,
+    "limit": 16,
 }
 
 

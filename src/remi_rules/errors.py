@@ -16,7 +16,8 @@ passed to a function raises :class:`TypeError` (for rulesets an
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
+import math
+from collections.abc import Callable, Iterator, Mapping
 from typing import Final
 
 __all__ = [
@@ -55,6 +56,8 @@ __all__ = [
     "UnknownVariantError",
     "VariantErrorCode",
     "all_codes",
+    "safe_repr",
+    "safe_text",
 ]
 
 LANGS: Final = ("ro", "en")
@@ -69,6 +72,7 @@ class TileErrorCode(enum.StrEnum):
     UNKNOWN_COLOUR = "unknown_colour"
     BAD_FIXED_JOKER = "bad_fixed_joker"
     ID_OUT_OF_RANGE = "id_out_of_range"
+    TOKEN_TOO_LONG = "token_too_long"
 
 
 class MeldErrorCode(enum.StrEnum):
@@ -113,6 +117,10 @@ class RulesetErrorCode(enum.StrEnum):
     UNKNOWN_BASE = "unknown_base"
     BAD_STRUCTURE = "bad_structure"
     BAD_FILE = "bad_file"
+    FILE_TOO_LARGE = "file_too_large"
+    NUMBER_TOO_LONG = "number_too_long"
+    TOO_DEEP = "too_deep"
+    UNKNOWN_FORMAT = "unknown_format"
 
 
 class VariantErrorCode(enum.StrEnum):
@@ -146,6 +154,12 @@ MESSAGES: dict[enum.StrEnum, tuple[str, str]] = {
     TileErrorCode.ID_OUT_OF_RANGE: (
         "Identificatorul de piesă {id} nu există: setul are piesele 0–105.",
         "There is no tile id {id}: the set's ids are 0-105.",
+    ),
+    TileErrorCode.TOKEN_TOO_LONG: (
+        "„{text}” nu este o piesă: este prea lung (lungimea {length}; o piesă se scrie "
+        "cu cel mult {limit} caractere: 7R, 13N, J, J(=8R)).",
+        "'{text}' is not a tile: it is {length} characters long, and a tile is written "
+        "in at most {limit} (7R, 13N, J, J(=8R)).",
     ),
     MeldErrorCode.TOO_SHORT: (
         "O formație are cel puțin 3 piese; aici sunt {count}.",
@@ -275,6 +289,25 @@ MESSAGES: dict[enum.StrEnum, tuple[str, str]] = {
         "Fișierul de reguli nu poate fi citit: {reason}.",
         "The house-rules file cannot be read: {reason}.",
     ),
+    RulesetErrorCode.FILE_TOO_LARGE: (
+        "Fișierul de reguli este prea mare (lungimea {size}; se citesc cel mult {limit} "
+        "de caractere).",
+        "The house-rules file has {size} characters; at most {limit} are read.",
+    ),
+    RulesetErrorCode.NUMBER_TOO_LONG: (
+        "Fișierul de reguli conține un număr prea lung (cifre: {digits}; un număr are "
+        "cel mult {limit} de cifre).",
+        "The house-rules file holds a number of {digits} digits; "
+        "a number has at most {limit} digits.",
+    ),
+    RulesetErrorCode.TOO_DEEP: (
+        "Fișierul de reguli are valori imbricate prea adânc (cel mult {limit} niveluri).",
+        "The house-rules file nests values too deeply (at most {limit} levels).",
+    ),
+    RulesetErrorCode.UNKNOWN_FORMAT: (
+        "Formatul „{format}” nu este cunoscut; se poate folosi json sau toml.",
+        "The format '{format}' is unknown; use json or toml.",
+    ),
     VariantErrorCode.UNKNOWN_VARIANT: (
         "Varianta „{name}” nu există; variantele cunoscute: {known}.",
         "There is no variant '{name}'; the known variants are: {known}.",
@@ -282,9 +315,108 @@ MESSAGES: dict[enum.StrEnum, tuple[str, str]] = {
 }
 
 
-class _Missing(dict[str, object]):
-    def __missing__(self, key: str) -> str:
-        return "?"
+MAX_DETAIL_CHARS: Final = 60
+"""The longest a detail value appears in a message: a longer one (a 5,000-character
+token, a huge number, a deep structure) is shortened around an ellipsis (``…``)."""
+
+MAX_REASON_CHARS: Final = 240
+"""The same bound for the details that hold an explanation sentence (``why``,
+``reason``, ``known``, ``choices``)."""
+
+_SENTENCE_KEYS: Final = frozenset({"why", "reason", "known", "choices"})
+# An int with more bits than this is written by its magnitude (str() of an int past
+# 4,300 digits raises ValueError, and a long one is no use in a message anyway).
+_INT_BITS: Final = 190  # about 57 decimal digits
+
+
+def _shorten(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) * 2 // 3
+    tail = limit - 1 - head
+    return text[:head] + "…" + (text[-tail:] if tail else "")
+
+
+def _int_text(value: int) -> str:
+    if value.bit_length() <= _INT_BITS:
+        return int.__repr__(value)
+    exponent = math.log10(abs(value))  # exact enough for a magnitude, for any size
+    digits = math.floor(exponent)
+    mantissa = f"{10 ** (exponent - digits):.3f}"
+    if mantissa == "10.000":
+        mantissa, digits = "1.000", digits + 1
+    sign = "-" if value < 0 else ""
+    return f"{sign}{mantissa}e+{digits}"
+
+
+def safe_text(value: object, limit: int = MAX_DETAIL_CHARS) -> str:
+    """``value`` as message text that never fails and is at most ``limit`` characters.
+
+    Strings and the usual ``format(value)`` text are kept when short and shortened
+    around an ellipsis otherwise; an int too long to write is given by its magnitude
+    (``1.000e+5000``); control characters are escaped; an object whose
+    ``__str__`` or ``__format__`` raises is named by its type.
+
+    >>> safe_text("7R"), safe_text(10**5000), safe_text("1" * 100, 9)
+    ('7R', '1.000e+5000', '11111…111')
+    """
+    if type(value) is bool or value is None:
+        text = str(value)
+    elif isinstance(value, int):
+        text = _int_text(int(value))
+    else:
+        try:
+            text = value if type(value) is str else format(value, "")
+            if not isinstance(text, str):
+                raise TypeError("__format__ did not return a str")
+        except Exception:
+            text = f"<{_type_name(value)}>"
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text[: limit * 4])
+    return _shorten(text, limit)
+
+
+def safe_repr(value: object, limit: int = MAX_DETAIL_CHARS) -> str:
+    """Like :func:`safe_text`, from ``repr(value)`` (strings quoted)."""
+    if isinstance(value, int) and type(value) is not bool:
+        return _int_text(int(value))
+    try:
+        text = repr(value)
+        if not isinstance(text, str):
+            raise TypeError("__repr__ did not return a str")
+    except Exception:
+        text = f"<{_type_name(value)}>"
+    return _shorten(text, limit)
+
+
+def _type_name(value: object) -> str:
+    try:
+        return str(type(value).__name__)
+    except Exception:  # pragma: no cover - a metaclass with a broken __name__
+        return "object"
+
+
+class _SafeDetails(Mapping[str, str]):
+    """The details as ``str.format_map`` reads them: each value through
+    :func:`safe_text`, ``?`` for a missing one."""
+
+    __slots__ = ("_details",)
+
+    def __init__(self, details: Mapping[str, object]) -> None:
+        self._details = details
+
+    def __getitem__(self, key: str) -> str:
+        try:
+            value = self._details[key]
+        except Exception:
+            return "?"
+        return safe_text(value, MAX_REASON_CHARS if key in _SENTENCE_KEYS else MAX_DETAIL_CHARS)
+
+    def __iter__(self) -> Iterator[str]:  # pragma: no cover - format_map only indexes
+        return iter(())
+
+    def __len__(self) -> int:  # pragma: no cover
+        return 0
 
 
 class RemiError(Exception):
@@ -300,18 +432,31 @@ class RemiError(Exception):
         self.details = details
 
     def message(self, lang: str = "en") -> str:
-        """The explanation in ``"ro"`` (Romanian) or ``"en"`` (English)."""
+        """The explanation in ``"ro"`` (Romanian) or ``"en"`` (English).
+
+        Any detail value formats safely (:func:`safe_text`): long values are
+        shortened, huge numbers written by their magnitude, and a value whose
+        ``__str__`` raises is named by its type.  An unknown ``lang`` raises
+        :class:`ValueError` (a programming error, like an unknown keyword)."""
+        if lang not in LANGS:
+            raise ValueError(f"unknown language {safe_repr(lang)}; use one of {LANGS}")
+        code = self.code
         try:
-            template = MESSAGES[self.code][LANGS.index(lang)]
-        except ValueError:
-            raise ValueError(f"unknown language {lang!r}; use one of {LANGS}") from None
-        return template.format_map(_Missing(self.details))
+            template = MESSAGES[code][LANGS.index(lang)]
+        except (KeyError, TypeError):  # not one of the library's codes
+            return safe_repr(code)
+        return template.format_map(_SafeDetails(self.details))
 
     def __str__(self) -> str:
-        return f"[{self.code.value}] {self.message('en')}"
+        return f"[{safe_text(getattr(self.code, 'value', self.code))}] {self.message('en')}"
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.code!s}, {dict(self.details)!r})"
+        try:
+            items = list(self.details.items())
+        except Exception:
+            items = []
+        shown = ", ".join(f"{safe_repr(k)}: {safe_repr(v)}" for k, v in items)
+        return f"{type(self).__name__}({safe_text(self.code)}, {{{shown}}})"
 
     def __reduce__(self) -> tuple[object, ...]:
         return (_rebuild, (type(self), self.code, dict(self.details)))
@@ -337,7 +482,7 @@ class TileParseError(InvalidTileError):
         base = super().message(lang)
         if "position" in self.details:
             where = "piesa nr." if lang == "ro" else "token"
-            return f"{base} ({where} {self.details['position']})"
+            return f"{base} ({where} {safe_text(self.details['position'])})"
         return base
 
 

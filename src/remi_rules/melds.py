@@ -41,6 +41,7 @@ from .tiles import (
 )
 
 __all__ = [
+    "MAX_GROUP_TILES",
     "JokerSlot",
     "Meld",
     "MeldKind",
@@ -492,10 +493,22 @@ def is_valid_meld(tiles: Sequence[Tile] | str, rules: Ruleset) -> bool:
 # -- unordered groups -----------------------------------------------------------------------
 
 
+MAX_GROUP_TILES: Final = 106
+"""The most tiles :func:`arrange_meld` and :func:`could_become_meld` read from an
+iterable (the whole set): a longer group is no meld, and an endless iterator is read
+no further."""
+
+
 def _as_tiles(tiles: Iterable[Tile] | str) -> tuple[Tile, ...]:
     if isinstance(tiles, str):
         return parse_tiles(tiles)
-    out = tuple(tiles)
+    if isinstance(tiles, tuple | list):
+        out = tuple(tiles[: MAX_GROUP_TILES + 1])
+    else:
+        try:
+            out = tuple(itertools.islice(tiles, MAX_GROUP_TILES + 1))
+        except TypeError:
+            raise TypeError(f"expected Tile values, not {type(tiles).__name__}") from None
     for t in out:
         if not isinstance(t, Tile):
             raise TypeError(f"expected Tile values, not {type(t).__name__}")
@@ -540,7 +553,7 @@ def arrange_meld(tiles: Iterable[Tile] | str, rules: Ruleset) -> tuple[Meld, ...
     group = _as_tiles(tiles)
     if not isinstance(rules, Ruleset):
         raise TypeError(f"rules must be a Ruleset, not {type(rules).__name__}")
-    if len(group) < 3:
+    if not 3 <= len(group) <= 13:
         return ()
     found: dict[Meld, None] = {}
     for layout in _run_layouts(group, rules):

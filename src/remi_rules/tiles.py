@@ -34,6 +34,7 @@ __all__ = [
     "FULL_SET",
     "JOKER",
     "JOKER_IDS",
+    "MAX_TOKEN_LENGTH",
     "Color",
     "Tile",
     "ids_of",
@@ -126,7 +127,8 @@ class Tile:
         """Parse exactly one tile: ``"7R"``, ``"J"`` or ``"J(=8R)"``.
 
         Raises :class:`~remi_rules.TileParseError` for anything else (``""``, ``"7"``,
-        ``"14R"``, ``"0R"``, ``"7X"``, ``"JJ"``, ``" 7R"``, ``"7r"`` …) and
+        ``"14R"``, ``"0R"``, ``"7X"``, ``"JJ"``, ``" 7R"``, ``"7r"`` …; code
+        ``token_too_long`` past :data:`MAX_TOKEN_LENGTH` characters) and
         :class:`TypeError` if ``text`` is not a ``str``.
         """
         tile = _BY_TEXT.get(text) if type(text) is str else None
@@ -215,11 +217,20 @@ _BY_TEXT: Final[dict[str, Tile]] = {_TEXT[c]: t for c, t in _BY_CODE.items()}
 
 _TILE_RE: Final = re.compile(r"([0-9]+)([A-Za-z])")
 
+MAX_TOKEN_LENGTH: Final = 16
+"""The longest token the tile parsers look into (the longest tile, ``J(=13R)``, has
+7 characters).  A longer one is refused with ``TileErrorCode.TOKEN_TOO_LONG`` before
+anything is converted, so ``"1" * 5000 + "R"`` costs no digit conversion."""
+
 
 def _diagnose(text: str) -> TileParseError:
     """Explain why ``text`` (not a valid tile) was refused."""
     if text == "":
         return TileParseError(TileErrorCode.EMPTY, text=text)
+    if len(text) > MAX_TOKEN_LENGTH:
+        return TileParseError(
+            TileErrorCode.TOKEN_TOO_LONG, text=text, length=len(text), limit=MAX_TOKEN_LENGTH
+        )
     if text.startswith("J(=") and text.endswith(")"):
         return TileParseError(TileErrorCode.BAD_FIXED_JOKER, text=text)
     m = _TILE_RE.fullmatch(text)
@@ -241,7 +252,8 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
 
     An empty or blank string gives ``()``.  A bad token raises
     :class:`~remi_rules.TileParseError` whose details name the ``token`` and its
-    1-based ``position``.
+    1-based ``position`` (a token longer than :data:`MAX_TOKEN_LENGTH` characters is
+    refused as ``token_too_long`` without being looked into).
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_tiles expects a str, not {type(text).__name__}")
@@ -253,14 +265,22 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
         tile = _BY_TEXT.get(token)
         if tile is None:
             err = _diagnose(token)
-            raise TileParseError(err.code, text=token, token=token, position=position)
+            raise TileParseError(err.code, **err.details, token=token, position=position)
         out.append(tile)
     return tuple(out)
 
 
 def tiles_str(tiles: Iterable[Tile]) -> str:
-    """The notation of several tiles, space-separated (the inverse of :func:`parse_tiles`)."""
-    return " ".join(_TEXT[t._code] for t in tiles)
+    """The notation of several tiles, space-separated (the inverse of :func:`parse_tiles`).
+
+    :class:`TypeError` if ``tiles`` is not an iterable of :class:`Tile`."""
+    try:
+        return " ".join([_TEXT[t._code] for t in tiles])
+    except (AttributeError, TypeError, KeyError):
+        if isinstance(tiles, str):
+            raise TypeError("tiles_str expects Tile values, not a str") from None
+        bad = next((t for t in tiles if not isinstance(t, Tile)), tiles)
+        raise TypeError(f"tiles_str expects Tile values, not {type(bad).__name__}") from None
 
 
 # -- physical tiles -----------------------------------------------------------------------

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import enum
 import json
+import math
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from typing import Any, Final, Literal
@@ -16,9 +18,12 @@ from cattrs.gen import make_dict_structure_fn
 
 from .. import variants
 from ..errors import (
+    MAX_REASON_CHARS,
     InvalidRulesetError,
     RulesetErrorCode,
     RulesetTypeError,
+    safe_repr,
+    safe_text,
 )
 from ..ruleset import (
     ClosingAtuTwinEffect,
@@ -27,6 +32,9 @@ from ..ruleset import (
 
 __all__ = [
     "FORMAT_VERSION",
+    "MAX_HOUSE_RULES_CHARS",
+    "MAX_INT_DIGITS",
+    "MAX_NESTING",
     "dumps_house_rules",
     "house_rules_from_dict",
     "house_rules_to_dict",
@@ -41,6 +49,22 @@ FORMAT_VERSION: Final = 1
 """Version of the saved formats written by this module."""
 
 HouseFormat = Literal["json", "toml"]
+
+MAX_HOUSE_RULES_CHARS: Final = 65_536
+"""The longest house-rules text the loaders read, in characters (a file that sets
+every knob has about 1,500).  A longer one is refused with ``file_too_large`` before
+it is parsed; :func:`load_house_rules` reads no more of a file than that."""
+
+MAX_INT_DIGITS: Final = 100
+"""The most decimal digits a number in a house-rules file may have (every knob's
+range fits in a few).  A longer one is refused with ``number_too_long`` before it is
+converted: Python refuses to convert more than 4,300 digits at all, and a long
+conversion is slow.  A TOML number in hexadecimal, octal or binary is held to the
+same magnitude (below ``10 ** MAX_INT_DIGITS``)."""
+
+MAX_NESTING: Final = 32
+"""How deeply the values of a house-rules file may nest (lists and tables; the file
+itself needs 3 levels).  Deeper is refused with ``too_deep``."""
 
 _KNOBS: Final = tuple(f.name for f in attrs.fields(Ruleset))
 _OPTIONAL_INTS: Final = frozenset(
@@ -149,10 +173,13 @@ def _translate(exc: BaseException, path: str) -> InvalidRulesetError:
         return InvalidRulesetError(RulesetErrorCode.UNKNOWN_KNOB, knob=knob)
     if isinstance(exc, KeyError):
         missing = exc.args[0] if exc.args else "?"
-        return InvalidRulesetError(RulesetErrorCode.MISSING_KNOB, knob=path or str(missing))
+        return InvalidRulesetError(RulesetErrorCode.MISSING_KNOB, knob=path or safe_text(missing))
     if isinstance(exc, _NotAMember):
         return InvalidRulesetError(
-            RulesetErrorCode.NOT_A_CHOICE, knob=path, value=repr(exc.value), choices=exc.choices
+            RulesetErrorCode.NOT_A_CHOICE,
+            knob=path,
+            value=safe_repr(exc.value),
+            choices=exc.choices,
         )
     if isinstance(exc, _Refused):
         return RulesetTypeError(
@@ -161,7 +188,9 @@ def _translate(exc: BaseException, path: str) -> InvalidRulesetError:
             expected=exc.expected,
             got=type(exc.value).__name__,
         )
-    return InvalidRulesetError(RulesetErrorCode.BAD_FILE, knob=path or None, reason=str(exc))
+    return InvalidRulesetError(
+        RulesetErrorCode.BAD_FILE, knob=path or None, reason=safe_text(exc, MAX_REASON_CHARS)
+    )
 
 
 def _structure(data: object, cls: type[Any], path: str) -> Any:
@@ -174,7 +203,7 @@ def _structure(data: object, cls: type[Any], path: str) -> Any:
         )
     for key in data:
         if not isinstance(key, str):
-            raise InvalidRulesetError(RulesetErrorCode.UNKNOWN_KNOB, knob=repr(key))
+            raise InvalidRulesetError(RulesetErrorCode.UNKNOWN_KNOB, knob=safe_repr(key))
     try:
         return _CONVERTER.structure(dict(data), cls)
     except InvalidRulesetError:
@@ -191,7 +220,7 @@ def ruleset_from_dict(data: Mapping[str, Any]) -> Ruleset:
     if missing:
         extra = [k for k in data if k not in _KNOBS]
         if extra:
-            raise InvalidRulesetError(RulesetErrorCode.UNKNOWN_KNOB, knob=str(extra[0]))
+            raise InvalidRulesetError(RulesetErrorCode.UNKNOWN_KNOB, knob=safe_text(extra[0]))
         raise InvalidRulesetError(RulesetErrorCode.MISSING_KNOB, knob=missing[0])
     rules: Ruleset = _structure(data, Ruleset, "")
     return rules
@@ -212,13 +241,13 @@ def house_rules_from_dict(data: Mapping[str, Any]) -> Ruleset:
         raise InvalidRulesetError(RulesetErrorCode.BAD_STRUCTURE, knob=None, key="(top level)")
     for key in data:
         if key not in _HOUSE_KEYS:
-            raise InvalidRulesetError(RulesetErrorCode.BAD_STRUCTURE, knob=None, key=str(key))
+            raise InvalidRulesetError(RulesetErrorCode.BAD_STRUCTURE, knob=None, key=safe_text(key))
     base_name = data.get("base", "clasic")
     if not isinstance(base_name, str) or base_name not in variants.names():
         raise InvalidRulesetError(
             RulesetErrorCode.UNKNOWN_BASE,
             knob=None,
-            base=str(base_name),
+            base=safe_text(base_name),
             known=", ".join(variants.names()),
         )
     overrides = data.get("overrides", {})
@@ -227,7 +256,7 @@ def house_rules_from_dict(data: Mapping[str, Any]) -> Ruleset:
     merged = ruleset_to_dict(variants.get(base_name))
     for key, value in overrides.items():
         if key not in merged:
-            raise InvalidRulesetError(RulesetErrorCode.UNKNOWN_KNOB, knob=str(key))
+            raise InvalidRulesetError(RulesetErrorCode.UNKNOWN_KNOB, knob=safe_text(key))
         merged[key] = value
     return ruleset_from_dict(merged)
 
@@ -262,41 +291,148 @@ def _toml_value(value: Any) -> str:
     raise TypeError(f"cannot write {type(value).__name__} as TOML")  # pragma: no cover
 
 
+class _TooLong(Exception):
+    def __init__(self, digits: int) -> None:
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _json_int(digits: str) -> int:
+    """``json``'s ``parse_int``: bound the digits before converting them."""
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise _TooLong(len(digits.lstrip("-")))
+    return int(digits)
+
+
+_INT_LIMIT: Final = 10**MAX_INT_DIGITS
+
+
+def _check_tree(data: object) -> None:
+    """Refuse nesting past :data:`MAX_NESTING` and ints past :data:`MAX_INT_DIGITS`
+    (TOML's hexadecimal, octal and binary ints are converted without a bound)."""
+    todo: list[tuple[object, int]] = [(data, 1)]
+    while todo:
+        value, depth = todo.pop()
+        if isinstance(value, dict | list):
+            if depth > MAX_NESTING:
+                raise InvalidRulesetError(RulesetErrorCode.TOO_DEEP, knob=None, limit=MAX_NESTING)
+            children = value.values() if isinstance(value, dict) else value
+            todo.extend((child, depth + 1) for child in children)
+        elif type(value) is int and not -_INT_LIMIT < value < _INT_LIMIT:
+            raise InvalidRulesetError(
+                RulesetErrorCode.NUMBER_TOO_LONG,
+                knob=None,
+                digits=math.floor(math.log10(abs(value))) + 1,
+                limit=MAX_INT_DIGITS,
+            )
+
+
+def _longest_digit_run(text: str) -> int:
+    return max((len(m.group().replace("_", "")) for m in _DIGITS.finditer(text)), default=0)
+
+
+_DIGITS: Final = re.compile(r"[0-9][0-9_]*")
+
+
+def _check_format(format: object) -> None:
+    if not isinstance(format, str):
+        raise TypeError(f"format must be a str, not {type(format).__name__}")
+    if format not in ("json", "toml"):
+        raise InvalidRulesetError(
+            RulesetErrorCode.UNKNOWN_FORMAT, knob=None, format=safe_text(format)
+        )
+
+
+def _parse(text: str, format: HouseFormat) -> Any:
+    """The data of a house-rules text, every bound checked (see the ``MAX_*`` names)."""
+    if len(text) > MAX_HOUSE_RULES_CHARS:
+        raise InvalidRulesetError(
+            RulesetErrorCode.FILE_TOO_LARGE,
+            knob=None,
+            size=len(text),
+            limit=MAX_HOUSE_RULES_CHARS,
+        )
+    try:
+        data = json.loads(text, parse_int=_json_int) if format == "json" else tomllib.loads(text)
+    except _TooLong as exc:
+        raise InvalidRulesetError(
+            RulesetErrorCode.NUMBER_TOO_LONG, knob=None, digits=exc.digits, limit=MAX_INT_DIGITS
+        ) from None
+    except RecursionError:
+        raise InvalidRulesetError(RulesetErrorCode.TOO_DEEP, knob=None, limit=MAX_NESTING) from None
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise InvalidRulesetError(
+            RulesetErrorCode.BAD_FILE,
+            knob=None,
+            reason=f"not valid {format.upper()}: {safe_text(exc, MAX_REASON_CHARS)}",
+        ) from None
+    except ValueError:
+        # tomllib converts every int with int(): past Python's 4,300 digits that
+        # raises (a TOMLDecodeError is caught above).
+        raise InvalidRulesetError(
+            RulesetErrorCode.NUMBER_TOO_LONG,
+            knob=None,
+            digits=_longest_digit_run(text),
+            limit=MAX_INT_DIGITS,
+        ) from None
+    _check_tree(data)
+    return data
+
+
 def loads_house_rules(text: str, format: HouseFormat = "json") -> Ruleset:
-    """The ruleset of a house-rules file's text, in ``"json"`` or ``"toml"``."""
+    """The ruleset of a house-rules file's text, in ``"json"`` or ``"toml"``.
+
+    The text is bounded before it is parsed: at most :data:`MAX_HOUSE_RULES_CHARS`
+    characters (``file_too_large``), numbers of at most :data:`MAX_INT_DIGITS` digits
+    (``number_too_long``, also for the 4,300-digit numbers Python cannot convert)
+    and values nested at most :data:`MAX_NESTING` deep (``too_deep``).  Anything
+    wrong raises :class:`~remi_rules.InvalidRulesetError` (an unknown ``format``:
+    ``unknown_format``); a ``text`` or ``format`` that is not a ``str`` raises
+    :class:`TypeError`.
+    """
     if not isinstance(text, str):
         raise TypeError(f"expected the file's text as str, not {type(text).__name__}")
-    try:
-        if format == "json":
-            data = json.loads(text)
-        elif format == "toml":
-            data = tomllib.loads(text)
-            overrides = data.get("overrides")
-            if isinstance(overrides, dict):
-                data["overrides"] = {k: _from_toml_value(k, v) for k, v in overrides.items()}
-        else:
-            raise ValueError(f"unknown format {format!r}; use 'json' or 'toml'")
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
-        raise InvalidRulesetError(
-            RulesetErrorCode.BAD_FILE, knob=None, reason=f"not valid {format.upper()}: {exc}"
-        ) from None
+    _check_format(format)
+    data = _parse(text, format)
+    if format == "toml":
+        overrides = data.get("overrides")
+        if isinstance(overrides, dict):
+            data["overrides"] = {k: _from_toml_value(k, v) for k, v in overrides.items()}
     return house_rules_from_dict(data)
 
 
 def load_house_rules(path: str | os.PathLike[str]) -> Ruleset:
-    """Read a house-rules file; ``.toml`` files are TOML, anything else JSON."""
+    """Read a house-rules file; ``.toml`` files are TOML, anything else JSON.
+
+    At most :data:`MAX_HOUSE_RULES_CHARS` characters are read (a longer file is
+    refused with ``file_too_large``); a file that cannot be opened or decoded as
+    UTF-8 is refused with ``bad_file``.  The text is then read as by
+    :func:`loads_house_rules`.
+    """
     name = os.fspath(path)
+    if not isinstance(name, str):
+        raise TypeError(f"the path must be a str or os.PathLike[str], not {type(name).__name__}")
     fmt: HouseFormat = "toml" if name.lower().endswith(".toml") else "json"
     try:
         with open(name, encoding="utf-8") as fh:
-            text = fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidRulesetError(RulesetErrorCode.BAD_FILE, knob=None, reason=str(exc)) from None
+            text = fh.read(MAX_HOUSE_RULES_CHARS + 1)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name, bad UTF-8
+        raise InvalidRulesetError(
+            RulesetErrorCode.BAD_FILE, knob=None, reason=safe_text(exc, MAX_REASON_CHARS)
+        ) from None
+    if len(text) > MAX_HOUSE_RULES_CHARS:
+        raise InvalidRulesetError(
+            RulesetErrorCode.FILE_TOO_LARGE,
+            knob=None,
+            size=f"> {MAX_HOUSE_RULES_CHARS}",
+            limit=MAX_HOUSE_RULES_CHARS,
+        )
     return loads_house_rules(text, fmt)
 
 
 def dumps_house_rules(rules: Ruleset, base: str = "clasic", format: HouseFormat = "json") -> str:
     """The house-rules file text for ``rules``: only the knobs that differ from ``base``."""
+    _check_format(format)
     data = house_rules_to_dict(rules, base)
     if format == "json":
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
@@ -304,4 +440,4 @@ def dumps_house_rules(rules: Ruleset, base: str = "clasic", format: HouseFormat 
         lines = [f"base = {json.dumps(base)}", "", "[overrides]"]
         lines += [f"{k} = {_toml_value(v)}" for k, v in data["overrides"].items()]
         return "\n".join(lines) + "\n"
-    raise ValueError(f"unknown format {format!r}; use 'json' or 'toml'")
+    raise AssertionError(format)  # pragma: no cover - _check_format refused it

@@ -1,0 +1,118 @@
+"""A bounded, deterministic slice of every surface of benchmarks/fuzz.py, as a test:
+no case may end in anything but a return, a ``RemiError`` with a code (whose messages
+format) or a ``TypeError``, break an invariant, or run past the hard limit.  The wide
+run is by hand (``python benchmarks/fuzz.py --cases 100000``; see its docstring)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_fuzzer() -> Any:
+    if "fuzz" in sys.modules and hasattr(sys.modules["fuzz"], "SURFACES"):
+        return sys.modules["fuzz"]
+    path = ROOT / "benchmarks" / "fuzz.py"
+    spec = importlib.util.spec_from_file_location("fuzz", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["fuzz"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+fuzz = _load_fuzzer()
+
+# Cases per surface: a few seconds each under CI=true on a loaded machine.
+SLICE = {
+    "tiles": 600,
+    "house_rules": 400,
+    "saves": 150,
+    "steps": 150,
+    "playouts": 4,
+    "legal_steps": 8,
+}
+
+# Surfaces whose slice finds defects owned by the engine and loader work done in
+# parallel (see the report of the parsers branch); the marks go once those merge.
+PENDING: dict[str, str] = {
+    "steps": "engine: Game.can/verify/apply raise AttributeError for a non-Step object "
+    "and ValueError (str() of an int past 4,300 digits) for a step with a huge id",
+}
+
+
+def test_every_surface_has_a_slice() -> None:
+    assert set(SLICE) == set(fuzz.SURFACES)
+
+
+@pytest.mark.parametrize(
+    "surface",
+    [
+        pytest.param(s, marks=pytest.mark.xfail(reason=PENDING[s], strict=False))
+        if s in PENDING
+        else s
+        for s in SLICE
+    ],
+)
+def test_surface_raises_only_library_errors(surface: str) -> None:
+    tally = fuzz.run_surface(surface, SLICE[surface], seed=0, time_limit=2.0, hard_limit=10.0)
+    assert tally.cases == SLICE[surface]
+    assert tally.other_exceptions == 0, "\n".join(tally.examples)
+
+
+def test_the_slices_reach_the_refusals() -> None:
+    tiles = fuzz.run_surface("tiles", 300, seed=1)
+    assert {"token_too_long", "bad_format", "rank_out_of_range"} <= set(tiles.codes)
+    assert tiles.ok > 0
+    house = fuzz.run_surface("house_rules", 300, seed=1)
+    assert {"number_too_long", "too_deep", "file_too_large", "bad_file", "wrong_type"} <= set(
+        house.codes
+    ), house.codes
+    assert house.ok > 0
+
+
+def test_the_fuzzer_is_deterministic_and_a_case_reruns_alone() -> None:
+    first = fuzz.run_surface("house_rules", 80, seed=7)
+    second = fuzz.run_surface("house_rules", 80, seed=7)
+    assert first.codes == second.codes and first.labels == second.labels
+    assert fuzz.case_of("tiles", 7, 3).show() == fuzz.case_of("tiles", 7, 3).show()
+
+
+def test_an_other_exception_is_counted_with_a_repro(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(_rng: Any) -> Any:
+        return fuzz.Case("boom", lambda: {}["missing"], lambda: "{}['missing']")
+
+    monkeypatch.setitem(fuzz.SURFACES, "boom", broken)
+    tally = fuzz.run_surface("boom", 3, seed=0)
+    assert tally.other_exceptions == 3
+    assert "KeyError" in tally.examples[0] and "{}['missing']" in tally.examples[0]
+    assert "--case 0" in tally.examples[0]
+
+
+def test_a_case_past_the_hard_limit_is_interrupted(monkeypatch: pytest.MonkeyPatch) -> None:
+    def endless() -> None:
+        while True:
+            pass
+
+    monkeypatch.setitem(fuzz.SURFACES, "hang", lambda _rng: fuzz.Case("hang", endless))
+    tally = fuzz.run_surface("hang", 1, seed=0, time_limit=0.05, hard_limit=0.2)
+    assert tally.other_exceptions == 1 and tally.slow == 1
+    assert "HardTimeout" in tally.examples[-1]
+
+
+def test_main_prints_a_line_per_surface_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code = fuzz.main(["--cases", "20", "--surface", "tiles", "--surface", "house_rules"])
+    out = capsys.readouterr().out.strip().splitlines()
+    assert code == 0
+    import json
+
+    last = json.loads(out[-1])
+    assert set(last["surfaces"]) == {"tiles", "house_rules"}
+    assert last["surfaces"]["tiles"]["cases"] == 20
+    assert any(line.startswith("tiles ") and "slowest" in line for line in out)

@@ -1,0 +1,447 @@
+"""Every public callable, given hostile arguments, returns or refuses properly.
+
+The walk imports every module of the package (``pkgutil``), takes each name of its
+``__all__`` that is a function or a class, and calls it with hostile values (``None``,
+``""``, huge strings, ``"1" * 5000``, ``10**5000``, ``-1``, ``nan``, ``inf``, wrong types,
+empty containers) in every required positional parameter, then each parameter in turn
+with the others filled with valid objects (a Ruleset, a Game, tiles …, chosen from the
+annotation and the parameter's name).  The public methods (one or more required
+arguments) of the main value classes are walked the same way on fresh instances.
+
+Each call must return, or raise a ``RemiError`` with a ``code`` whose ``str()`` and
+``message("ro")`` work, or a ``TypeError``; anything else fails, and so does a call
+that takes more than 2 seconds (SIGALRM).  A ``RemiError`` *returned* (the error
+classes are callables too) must also format.
+
+Not walked: ``remi_rules.cli.*`` (the command line's own modules: their input is
+``argv``, covered by tests/test_cli.py and the ``tiles`` surface of
+benchmarks/fuzz.py), ``remi_rules.docgen`` (the build-time generator of the docs
+pages, which writes files), ``remi_rules._slots`` (private), the ``__main__`` modules,
+enum classes (calling an enum with a non-member is Python's own ``ValueError``),
+protocols, and the functions that write files (``write_schemas``, ``write_plot``).
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import inspect
+import math
+import pkgutil
+import signal
+import typing
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+import remi_rules
+from remi_rules import RemiError, Tile, analyze_meld, parse_tiles, variants
+
+LIMIT_SECONDS = 2.0
+
+SKIP_MODULES = ("remi_rules.cli", "remi_rules.docgen", "remi_rules._slots")
+SKIP_NAMES = frozenset(
+    {
+        "remi_rules.serde.write_schemas",  # writes files
+        "remi_rules.serde.games.write_schemas",
+        "remi_rules.sim.report.write_plot",  # writes an image
+        "remi_rules.serde.main",  # a command line
+        "remi_rules.serde.games.main",
+    }
+)
+
+# Callables whose hostile calls still fail on this branch, outside the parsers' areas
+# (the engine and its steps, the simulator, and the turn-rule helpers that take
+# library objects: closing, joly, lipire, opening, partition, scoring, values, hints),
+# with the first problem found.  Listed in the report of the parsers branch and marked
+# xfail(strict=False) until the work on those areas merges.
+PENDING: dict[str, str] = {
+    "remi_rules.closing.closes_on_action": "rack_after_action=-10**5000: ValueError: str() of an i",
+    "remi_rules.closing.closes_on_discard": "rack_before_discard=-10**5000: ValueError: str() of a",
+    "remi_rules.closing.verify_rack_after_actions": "rack_size=-10**5000: ValueError: str() of an ",
+    "remi_rules.engine.Match": "players='': ValueError: empty range for randrange()",
+    "remi_rules.engine.bot.play_round": "all='': AttributeError: 'str' has no 'state'",
+    "remi_rules.engine.double_class": "rules=None: AttributeError: 'NoneType' has no 'ace_double_c",
+    "remi_rules.engine.game.score_state": "all=None: AttributeError: 'NoneType' has no 'end'",
+    "remi_rules.engine.legal.legal_steps": "all=None: AttributeError: 'NoneType' has no 'phase'",
+    "remi_rules.engine.legal_steps": "all=None: AttributeError: 'NoneType' has no 'phase'",
+    "remi_rules.engine.match.Match": "players='': ValueError: empty range for randrange()",
+    "remi_rules.engine.play_round": "all='': AttributeError: 'str' has no 'state'",
+    "remi_rules.engine.score_state": "all=None: AttributeError: 'NoneType' has no 'end'",
+    "remi_rules.engine.state.evolve_seat": "all=None: AttributeError: 'NoneType' has no 'rack'",
+    "remi_rules.engine.state.evolve_state": "all=None: AttributeError: 'NoneType' has no 'rules'",
+    "remi_rules.engine.state.evolve_turn": "all=None: AttributeError: 'NoneType' has no 'seat'",
+    "remi_rules.engine.state.tile_census": "all=None: AttributeError: 'NoneType' has no 'seats'",
+    "remi_rules.engine.tile_census": "all=None: AttributeError: 'NoneType' has no 'seats'",
+    "remi_rules.engine.transition.apply_step": "all=None: AttributeError: 'NoneType' has no 'phase",
+    "remi_rules.engine.transition.double_class": "rules=None: AttributeError: 'NoneType' has no 'a",
+    "remi_rules.hints.few_tiles_note": "all=10**5000: ValueError: str() of an int past 4,300 digit",
+    "remi_rules.joly.joker_after_swap": "table=None: AttributeError: 'NoneType' has no 'tile'",
+    "remi_rules.joly.joker_state": "table=None: AttributeError: 'NoneType' has no 'joker'",
+    "remi_rules.lipire.joker_replaced_by": "all=None: AttributeError: 'NoneType' has no 'is_joker'",
+    "remi_rules.lipire.layoff_credit": "table=None: AttributeError: 'NoneType' has no 'melds'",
+    "remi_rules.lipire.layoff_credits": "table=None: AttributeError: 'NoneType' has no 'ledger'",
+    "remi_rules.lipire.might_fit": "all=None: AttributeError: 'NoneType' has no 'is_joker'",
+    "remi_rules.opening.is_ace_set": "meld=None: AttributeError: 'NoneType' has no 'kind'",
+    "remi_rules.opening.may_open": "turn_number=-10**5000: ValueError: str() of an int past 4,300 ",
+    "remi_rules.partition.catalogue": "all='': AttributeError: 'str' has no 'real_tiles_per_joker'",
+    "remi_rules.partition.counts_of": "all=str[5000]: AttributeError: 'str' has no '_code'",
+    "remi_rules.partition.field_of": "all=None: AttributeError: 'NoneType' has no 'rank'",
+    "remi_rules.partition.solution_key": "all=str[5000]: AttributeError: 'str' has no 'key'",
+    "remi_rules.partition.solve": "all='': AttributeError: 'str' has no 'real_tiles_per_joker'",
+    "remi_rules.partition.tile_of_field": "all=10**5000: IndexError: cannot fit 'int' into an inde",
+    "remi_rules.scoring.position_values": "all=None: AttributeError: 'NoneType' has no 'end_values",
+    "remi_rules.sim.Simulation": "all='': ValueError: a round seats 2 to 4 bots, not 0",
+    "remi_rules.sim.make_bot": "all=None: ValueError: unknown bot None; use one of greedy, random",
+    "remi_rules.sim.plan_tasks": "all=None: AttributeError: 'NoneType' has no 'rulesets'",
+    "remi_rules.sim.report.to_csv": "all={}: KeyError: 'rulesets'",
+    "remi_rules.sim.report.to_json": "all=10**5000: ValueError: str() of an int past 4,300 digits",
+    "remi_rules.sim.report.to_table": "all={}: KeyError: 'rounds'",
+    "remi_rules.sim.run": "all=None: AttributeError: 'NoneType' has no 'rulesets'",
+    "remi_rules.sim.run_task": "all=None: AttributeError: 'NoneType' has no 'first_seed'",
+    "remi_rules.sim.runner.Simulation": "all='': ValueError: a round seats 2 to 4 bots, not 0",
+    "remi_rules.sim.runner.plan_tasks": "all=None: AttributeError: 'NoneType' has no 'rulesets'",
+    "remi_rules.sim.runner.run": "all=None: AttributeError: 'NoneType' has no 'rulesets'",
+    "remi_rules.sim.stats.summarize": "all=str[5000]: AttributeError: 'str' has no 'seed'",
+    "remi_rules.sim.stats.wilson_ci": "all=10**5000: OverflowError: int too large to convert to fl",
+    "remi_rules.sim.summarize": "all=str[5000]: AttributeError: 'str' has no 'seed'",
+    "remi_rules.sim.tasks.make_bot": "all=None: ValueError: unknown bot None; use one of greedy, r",
+    "remi_rules.sim.tasks.run_task": "all=None: AttributeError: 'NoneType' has no 'first_seed'",
+    "remi_rules.sim.wilson_ci": "all=10**5000: OverflowError: int too large to convert to float",
+    "remi_rules.values.meld_end_values": "meld=None: AttributeError: 'NoneType' has no 'tiles'",
+    "remi_rules.values.replacement_value_end": "meld=None: AttributeError: 'NoneType' has no 'kind",
+    "remi_rules.values.table_joker_value_end": "meld=None: AttributeError: 'NoneType' has no 'tile",
+    "Game.apply": "all=None: AttributeError: 'NoneType' has no 'in_turn'",
+    "Game.can": "all=None: AttributeError: 'NoneType' has no 'in_turn'",
+    "Game.new": "players=10**5000: ValueError: str() of an int past 4,300 digits",
+    "Game.replay": "all=None: AttributeError: 'NoneType' has no 'chance'",
+    "Game.verify": "all=None: AttributeError: 'NoneType' has no 'in_turn'",
+    "Game.view": "all=None: ValueError: there is no seat None at this table",
+    "Match.play": "all='': ValueError: 2 bots are needed, not 0",
+    "PlayerView.of": "all=None: ValueError: there is no seat None at this table",
+    "PlayerView.sample_state": "all=None: AttributeError: 'NoneType' has no 'shuffle'",
+}
+
+
+class _Timeout(BaseException):
+    pass
+
+
+def _alarm(_signum: int, _frame: object) -> None:
+    raise _Timeout
+
+
+HUGE_STR = "x" * 200_000
+HOSTILE: tuple[Any, ...] = (
+    None,
+    "",
+    "1" * 5000,
+    "1" * 5000 + "R",
+    HUGE_STR,
+    10**5000,
+    -(10**5000),
+    -1,
+    math.nan,
+    math.inf,
+    1.5,
+    True,
+    b"\x00",
+    [],
+    {},
+    (),
+    frozenset(),
+    object(),
+)
+
+
+def _hostile_name(value: Any) -> str:
+    if isinstance(value, str):
+        return f"str[{len(value)}]" if len(value) > 20 else repr(value)
+    if isinstance(value, int) and abs(value) > 10**20:
+        return "-10**5000" if value < 0 else "10**5000"
+    return type(value).__name__ if type(value) is object else repr(value)
+
+
+# -- valid objects ------------------------------------------------------------------------------
+
+
+def _game() -> Any:
+    from remi_rules.engine import Game
+
+    return Game.new(variants.get("clasic"), 3, seed=1)
+
+
+def _match() -> Any:
+    from remi_rules.engine import Match, MatchConfig
+
+    return Match(variants.get("clasic"), 2, MatchConfig(rounds=1), seed=1)
+
+
+def _valid_by_annotation() -> list[tuple[str, Callable[[], Any]]]:
+    from remi_rules.bots import RandomBot
+    from remi_rules.engine import Draw
+
+    clasic = variants.get("clasic")
+    # Matched on the annotation's text, in this order (longer names first).
+    return [
+        ("GameRecord", lambda: _game().record()),
+        ("GameState", lambda: _game().state),
+        ("PlayerView", lambda: _game().view(0)),
+        ("MatchConfig", lambda: __import__("remi_rules.engine", fromlist=["x"]).MatchConfig()),
+        ("Match", _match),
+        ("Game", _game),
+        ("Ruleset", lambda: clasic),
+        ("Meld", lambda: analyze_meld("7R 8R 9R", clasic)),
+        ("Step", Draw),
+        ("Bot", lambda: [RandomBot(1), RandomBot(2), RandomBot(3)]),
+        ("Tile]", lambda: parse_tiles("7R 8R 9R")),
+        ("Tile", lambda: Tile.parse("7R")),
+        ("bool", lambda: False),
+        ("int", lambda: 1),
+        ("str", lambda: "clasic"),
+    ]
+
+
+_BY_NAME: dict[str, Callable[[], Any]] = {
+    "lang": lambda: "ro",
+    "rules": lambda: variants.get("clasic"),
+    "ruleset": lambda: variants.get("clasic"),
+    "game": _game,
+    "seat": lambda: 0,
+    "tiles": lambda: parse_tiles("7R 8R 9R"),
+    "text": lambda: "7R",
+    "name": lambda: "clasic",
+}
+
+
+def _annotation_text(fn: Any, param: inspect.Parameter) -> str:
+    try:
+        hints = typing.get_type_hints(fn)
+        if param.name in hints:
+            return str(hints[param.name])
+    except Exception:
+        pass
+    ann = param.annotation
+    return "" if ann is inspect.Parameter.empty else str(ann)
+
+
+def _valid_for(fn: Any, param: inspect.Parameter) -> Callable[[], Any] | None:
+    if param.name in _BY_NAME:
+        return _BY_NAME[param.name]
+    text = _annotation_text(fn, param)
+    for key, factory in _valid_by_annotation():
+        if key in text:
+            return factory
+    return None
+
+
+def _required(sig: inspect.Signature) -> list[inspect.Parameter]:
+    return [
+        p
+        for p in sig.parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+    ]
+
+
+# -- what is walked ------------------------------------------------------------------------------
+
+
+def _modules() -> Iterator[Any]:
+    yield remi_rules
+    for info in pkgutil.walk_packages(remi_rules.__path__, "remi_rules."):
+        name = info.name
+        if name.endswith("__main__") or name.startswith(SKIP_MODULES):
+            continue
+        yield importlib.import_module(name)
+
+
+def _walked() -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for module in _modules():
+        for name in getattr(module, "__all__", ()):
+            obj = getattr(module, name, None)
+            qual = f"{module.__name__}.{name}"
+            if qual in SKIP_NAMES or not callable(obj):
+                continue
+            if inspect.isclass(obj) and (
+                issubclass(obj, enum.Enum) or getattr(obj, "_is_protocol", False)
+            ):
+                continue
+            found[qual] = obj
+    return found
+
+
+WALKED = _walked()
+
+# Value classes whose public methods are walked on a fresh instance.
+INSTANCES: dict[str, Callable[[], Any]] = {
+    "Game": _game,
+    "Match": _match,
+    "Ruleset": lambda: variants.get("online"),
+    "Tile": lambda: Tile.parse("7R"),
+    "Meld": lambda: analyze_meld("7R 8R 9R", variants.get("clasic")),
+    "PlayerView": lambda: _game().view(0),
+    "GameRecord": lambda: _game().record(),
+}
+
+
+def _methods() -> dict[str, tuple[Callable[[], Any], str]]:
+    out: dict[str, tuple[Callable[[], Any], str]] = {}
+    for cls_name, factory in INSTANCES.items():
+        sample = factory()
+        for name, member in inspect.getmembers(type(sample)):
+            if name.startswith("_") or not callable(member) or isinstance(member, type):
+                continue
+            try:
+                params = _required(inspect.signature(getattr(sample, name)))
+            except (TypeError, ValueError):
+                continue
+            if params:
+                out[f"{cls_name}.{name}"] = (factory, name)
+    return out
+
+
+METHODS = _methods()
+
+
+# -- the check ------------------------------------------------------------------------------------
+
+
+def _outcome(call: Callable[[], Any]) -> str | None:
+    """None if ``call`` behaved, else what went wrong."""
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, LIMIT_SECONDS)
+    try:
+        try:
+            result = call()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+    except _Timeout:
+        return f"took more than {LIMIT_SECONDS} s"
+    except RemiError as err:
+        return _error_problem(err)
+    except TypeError:
+        return None
+    except Exception as err:
+        return f"{type(err).__name__}: {_short(err)}"
+    if isinstance(result, RemiError):
+        return _error_problem(result)
+    return None
+
+
+def _error_problem(err: RemiError) -> str | None:
+    if not hasattr(err, "code"):
+        return f"{type(err).__name__} without a code"
+    try:
+        texts = [str(err), err.message("ro"), repr(err)]
+    except Exception as bad:
+        return f"{type(err).__name__}({err.code!s}) whose message fails: {type(bad).__name__}"
+    if not all(isinstance(t, str) and t for t in texts):
+        return f"{type(err).__name__} with an empty message"
+    return None
+
+
+def _short(err: BaseException) -> str:
+    try:
+        text = str(err)
+    except Exception:
+        return "<str() fails>"
+    return text if len(text) < 160 else text[:150] + "…"
+
+
+def _calls(fn: Any) -> Iterator[tuple[str, Callable[[], Any]]]:
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return
+    params = _required(sig)
+    if not params:
+        yield "()", fn
+        return
+    for h in HOSTILE:
+        yield f"all={_hostile_name(h)}", lambda h=h: fn(*[h] * len(params))
+    factories = [_valid_for(fn, p) for p in params]
+    for i, param in enumerate(params):
+        others = [f for j, f in enumerate(factories) if j != i]
+        if any(f is None for f in others):
+            continue
+        for h in HOSTILE:
+
+            def call(i: int = i, h: Any = h) -> Any:
+                args = [h if j == i else f() for j, f in enumerate(factories)]  # type: ignore[misc]
+                return fn(*args)
+
+            yield f"{param.name}={_hostile_name(h)}, others valid", call
+
+
+def _problems(fn: Any) -> list[str]:
+    problems = []
+    for label, call in _calls(fn):
+        problem = _outcome(call)
+        if problem is not None:
+            problems.append(f"{label}: {problem}")
+    return problems
+
+
+def _param(name: str) -> Any:
+    if name in PENDING:
+        return pytest.param(name, marks=pytest.mark.xfail(reason=PENDING[name], strict=False))
+    return name
+
+
+def test_the_walk_finds_the_public_api() -> None:
+    for name in (
+        "remi_rules.Tile",
+        "remi_rules.parse_tiles",
+        "remi_rules.analyze_meld",
+        "remi_rules.serde.loads_house_rules",
+        "remi_rules.serde.loads_game",
+        "remi_rules.engine.Game",
+        "remi_rules.solver.best_melds",
+        "remi_rules.sim.make_bot",
+        "remi_rules.errors.safe_text",
+    ):
+        assert name in WALKED, name
+    assert "Game.apply" in METHODS and "Game.view" in METHODS
+    assert not any(n.startswith("remi_rules.cli") for n in WALKED)
+
+
+@pytest.mark.parametrize("name", [_param(n) for n in sorted(WALKED)])
+def test_public_callable_refuses_hostile_arguments_properly(name: str) -> None:
+    problems = _problems(WALKED[name])
+    assert not problems, "\n".join(problems[:12])
+
+
+def _method_caller(factory: Callable[[], Any], method: str) -> Callable[..., Any]:
+    """Calls ``method`` on a fresh instance each time, with the method's signature."""
+
+    def call(*args: Any) -> Any:
+        return getattr(factory(), method)(*args)
+
+    call.__signature__ = inspect.signature(getattr(factory(), method))  # type: ignore[attr-defined]
+    return call
+
+
+@pytest.mark.parametrize("name", [_param(n) for n in sorted(METHODS)])
+def test_public_method_refuses_hostile_arguments_properly(name: str) -> None:
+    problems = _problems(_method_caller(*METHODS[name]))
+    assert not problems, "\n".join(problems[:12])
+
+
+def test_the_check_itself_fails_on_a_stray_exception() -> None:
+    def raises_key_error(_x: object) -> None:
+        raise KeyError("x")
+
+    def refuses(_x: object) -> None:
+        raise remi_rules.InvalidTileError(remi_rules.TileErrorCode.ID_OUT_OF_RANGE, id=10**5000)
+
+    assert _problems(raises_key_error)
+    assert not _problems(refuses)
+
+    def endless() -> None:
+        while True:
+            pass
+
+    assert _outcome(endless) == f"took more than {LIMIT_SECONDS} s"
