@@ -63,6 +63,7 @@ from .steps import (
     SwapJoker,
     TakeAtu,
     TakeLastDiscard,
+    tile_label,
 )
 from .transition import (
     NoChance,
@@ -128,7 +129,7 @@ def copy_key(state: GameState, seat: int, tile_id: int) -> tuple[Hashable, ...]:
     if not 0 <= seat < state.players:
         raise EngineArgumentError(EngineErrorCode.BAD_SEAT, seat=seat, players=state.players)
     if tile_id not in state.seats[seat].rack:
-        raise EngineArgumentError(EngineErrorCode.NOT_IN_RACK, tile=f"#{tile_id}", seat=seat)
+        raise EngineArgumentError(EngineErrorCode.NOT_IN_RACK, tile=tile_label(tile_id), seat=seat)
     return _key(state, seat, tile_id)
 
 

@@ -23,6 +23,7 @@ from typing import ClassVar
 
 import attrs
 
+from ..errors import safe_text
 from ..lipire import End
 from ..tiles import tile_of
 
@@ -62,11 +63,15 @@ def _ids(value: object) -> tuple[int, ...]:
     return out
 
 
-def _t(tile_id: int) -> str:
-    try:
+def tile_label(tile_id: int) -> str:
+    """A tile id as a message shows it: its notation, or ``#id`` (shortened when
+    huge) for an id that names no tile."""
+    if 0 <= tile_id <= 105:
         return str(tile_of(tile_id))
-    except ValueError:
-        return f"#{tile_id}"
+    return "#" + safe_text(tile_id)
+
+
+_t = tile_label
 
 
 class _Step:

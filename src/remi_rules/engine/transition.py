@@ -98,6 +98,7 @@ from .steps import (
     TakeAtu,
     TakeLastDiscard,
     Undo,
+    tile_label,
 )
 
 __all__ = [
@@ -291,7 +292,7 @@ def _in_rack(rack: tuple[int, ...], ids: Sequence[int], step: Step, table: Table
     seen: set[int] = set()
     for i in ids:
         if i not in rack or i in seen:
-            shown = str(table.tile(i)) if 0 <= i <= 105 else f"#{i}"
+            shown = tile_label(i)
             raise _refuse(S.NOT_IN_RACK, step, tile=shown, id=i)
         seen.add(i)
 
@@ -940,7 +941,7 @@ def _declare(state: GameState, step: DeclarePeTabla) -> tuple[GameState, list[Ev
 def _check_double(state: GameState, seat: int, tile: int, step: Step) -> None:
     rack = state.seats[seat].rack
     if tile in JOKER_IDS or not 0 <= tile < 104 or tile not in rack or tile ^ 1 not in rack:
-        shown = str(tile_of(tile)) if 0 <= tile <= 105 else f"#{tile}"
+        shown = tile_label(tile)
         raise _refuse(S.NOT_A_DOUBLE, step, seat=seat, tile=shown)
     if tile // 2 in state.exchanged:
         raise _refuse(S.DOUBLE_ALREADY_EXCHANGED, step, tile=str(tile_of(tile)))
