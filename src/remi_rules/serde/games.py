@@ -1260,6 +1260,11 @@ def _scan(data: object, limit: int = 0) -> None:
                     if n < 0:
                         _leaf_fail(item, base + name)
                     size += n
+        elif value and set(map(type, value)) == {int}:  # ids: at C speed
+            if min(value) < -MAX_INTEGER or max(value) > MAX_INTEGER:
+                k = next(k for k, i in enumerate(value) if not -MAX_INTEGER <= i <= MAX_INTEGER)
+                _leaf_fail(value[k], f"{base[:-1]}[{k}]")
+            size += 2 * len(value)
         else:
             base = base[:-1]
             for k, item in enumerate(value):
@@ -1270,6 +1275,8 @@ def _scan(data: object, limit: int = 0) -> None:
                     if n < 0:
                         _leaf_fail(item, f"{base}[{k}]")
                     size += n
+                    if limit and size > limit:
+                        _fail(_S.DOCUMENT_TOO_LARGE, "$", size=size, limit=limit)
         if limit and size > limit:
             _fail(_S.DOCUMENT_TOO_LARGE, "$", size=size, limit=limit)
 
