@@ -130,7 +130,7 @@ def random_rules(rng: random.Random) -> Ruleset:
             elif info.lo is not None and info.hi is not None:
                 hi = min(info.hi, max(info.lo, 2 * now if isinstance(now, int) else 10) + 10)
                 value: int | None = rng.randint(info.lo, hi)
-                if tp != int and rng.random() < 0.2:
+                if tp is not int and rng.random() < 0.2:
                     value = None
                 changes[f.name] = value
         try:
@@ -199,7 +199,9 @@ def run_rounds(
             marks = set(rng.sample(range(1, 400), sampled))
         count = [0]
 
-        def on_step(g: Game, marks: set[int] = marks, count: list[int] = count) -> None:
+        def on_step(
+            g: Game, marks: set[int] = marks, count: list[int] = count, seed: int = seed
+        ) -> None:
             count[0] += 1
             if every_step or count[0] in marks or g.over:
                 t.loads += 1

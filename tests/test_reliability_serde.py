@@ -18,6 +18,7 @@ a playable game, in time linear in its size.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -77,10 +78,8 @@ def _played(preset: str = "clasic", players: int = 3, seed: int = 5, steps: int 
         if count[0] >= steps:
             raise _Enough
 
-    try:
+    with contextlib.suppress(_Enough):
         random_round(game, random.Random(seed), stop)
-    except _Enough:
-        pass
     return game
 
 
