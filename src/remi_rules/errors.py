@@ -1357,6 +1357,8 @@ class StateErrorCode(enum.StrEnum):
     BAD_RECORD = "state_bad_record"
     TOO_DEEP = "state_too_deep"
     NOT_JSON = "state_not_json"
+    STRING_TOO_LONG = "state_string_too_long"
+    DOCUMENT_TOO_LARGE = "state_document_too_large"
 
 
 MESSAGES.update(
@@ -1412,6 +1414,14 @@ MESSAGES.update(
         StateErrorCode.NOT_JSON: (
             "Textul nu este JSON valid ({why}).",
             "The text is not valid JSON ({why}).",
+        ),
+        StateErrorCode.STRING_TOO_LONG: (
+            "La {path}: textul este prea lung (lungime {length}, cel mult {limit}).",
+            "At {path}: the text is too long (length {length}, at most {limit}).",
+        ),
+        StateErrorCode.DOCUMENT_TOO_LARGE: (
+            "Documentul este prea mare (cel puțin {size} B; limita este de {limit} B).",
+            "The document is too large (at least {size} bytes; the limit is {limit}).",
         ),
     }
 )

@@ -164,6 +164,45 @@ class _RecordingChance:
         return out
 
 
+class _ReplayChance:
+    """The chance of a replayed game: while :meth:`Game.replay` applies the record's
+    steps, the recorded outcomes strictly (:class:`ScriptedChance`: a missing or wrong
+    one is ``state_bad_record``); once it has (``live``), the game goes on like a live
+    one: the outcomes left in the record (those of its steps after ``upto``, for a
+    caller re-applying them), as long as each is a permutation of the tiles shuffled,
+    then shuffles by ``rng``."""
+
+    def __init__(self, outcomes: Sequence[tuple[int, ...]], rng: random.Random) -> None:
+        self.scripted = ScriptedChance(list(outcomes))
+        self.random = RandomChance(rng)
+        self.live = False
+
+    def shuffle(self, ids: tuple[int, ...]) -> tuple[int, ...]:
+        scripted = self.scripted
+        if not self.live:
+            return scripted.shuffle(ids)
+        if scripted.position < len(scripted.outcomes):
+            if sorted(scripted.outcomes[scripted.position]) == sorted(ids):
+                return scripted.shuffle(ids)
+            scripted.position = len(scripted.outcomes)  # the game went another way
+        return self.random.shuffle(ids)
+
+
+def _random_of(seed: object) -> random.Random:
+    """The generator of a replayed or loaded game's future chance: ``seed`` an int or
+    a str (``random.Random(seed)``), a :class:`random.Random` (used as it is, and
+    advanced), or None for fresh randomness from the operating system
+    (``random.Random()`` seeds itself from ``os.urandom``).  Anything else is a
+    :class:`TypeError`."""
+    if seed is None:
+        return random.Random()
+    if isinstance(seed, random.Random):
+        return seed
+    if isinstance(seed, int | str) and not isinstance(seed, bool):
+        return random.Random(seed)
+    raise TypeError(f"seed must be an int, a str or a random.Random, not {type(seed).__name__}")
+
+
 def _players(players: object) -> int:
     if (
         isinstance(players, bool)
@@ -315,12 +354,28 @@ class Game:
         return game
 
     @classmethod
-    def replay(cls, record: GameRecord, *, upto: int | None = None) -> Game:
+    def replay(
+        cls,
+        record: GameRecord,
+        *,
+        upto: int | None = None,
+        seed: int | str | random.Random | None = None,
+    ) -> Game:
         """Rebuild a round from its record, applying its steps (the first ``upto`` of
-        them) with the recorded chance outcomes; no random generator is used.
-        Raises :class:`~remi_rules.InvalidStateError` (``state_bad_record``) naming the
-        step that does not apply."""
-        scripted = ScriptedChance(list(record.chance))
+        them) with the recorded chance outcomes, and no others.  Raises
+        :class:`~remi_rules.InvalidStateError` (``state_bad_record``) naming the step
+        that does not apply or the chance outcome that is missing or wrong.
+
+        The game then goes on like a live one (an online reshuffle, a redeal): its
+        future chance comes first from the record's outcomes not used yet (those of
+        the steps after ``upto``, so that re-applying them replays them exactly), then
+        from ``seed``: an int or a str (``random.Random(seed)``), a
+        :class:`random.Random` (used and advanced), or None, the default, for fresh
+        randomness from the operating system.  The seed is never recorded: the record
+        holds the outcomes, never what could predict the next ones."""
+        rng = _random_of(seed)
+        chance = _ReplayChance(record.chance, rng)
+        scripted = chance.scripted
         state, dealt = deal_tiles(
             record.rules,
             record.players,
@@ -337,7 +392,7 @@ class Game:
             deal=record.deal,
             chance=tuple(record.chance[: scripted.position]),
         )
-        game = cls(state, record=base, chance=scripted)
+        game = cls(state, record=base, chance=chance)
         game.deal_events = dealt
         steps = record.steps if upto is None else record.steps[:upto]
         for k, step in enumerate(steps):
@@ -345,8 +400,12 @@ class Game:
                 game.apply(step)
             except IllegalStepError as err:
                 raise InvalidStateError(
-                    StateErrorCode.BAD_RECORD, path=f"record.steps[{k}]", why=str(err)
+                    StateErrorCode.BAD_RECORD,
+                    path=f"record.steps[{k}]",
+                    why=str(err),
+                    step_code=err.code.value,
                 ) from err
+        chance.live = True
         return game
 
     # -- queries ---------------------------------------------------------------------------

@@ -37,6 +37,16 @@ Games, records and views (see docs/saving.md)
     :class:`~remi_rules.errors.StateErrorCode` and ``details["path"]`` naming the field
     (``state.seats[2].rack[5]``; the document itself is ``$``).  The JSON Schemas of the
     formats are :func:`game_schema` and :func:`record_schema` (docs/schema/).
+
+Bounds (games, records, matches: :func:`dump_match` / :func:`load_match` /
+:func:`loads_match`)
+    Before anything is converted: a document larger than :data:`MAX_DOCUMENT_BYTES`
+    (``state_document_too_large``, text refused before it is parsed), nesting deeper
+    than :data:`MAX_DEPTH`, an integer beyond :data:`MAX_INTEGER`
+    (``state_out_of_range``), a string longer than :data:`MAX_STRING_LENGTH`
+    (``state_string_too_long``).  Loading takes time linear in the document's size.
+    A loaded or replayed game goes on like a live one; ``seed=`` drives its future
+    chance, and no save ever holds a seed.
 """
 
 from __future__ import annotations

@@ -14,35 +14,24 @@ from typing import Any, Final, NoReturn
 
 import attrs
 
+from .. import engine as _engine
 from ..engine import (
     STEP_TYPES,
-    AnnounceAtu,
-    AnnounceFewTiles,
     Automation,
-    DeclarePeTabla,
     EndReason,
-    ExchangeDoubles,
     Game,
     GameRecord,
     GameState,
-    LayOff,
-    MeldTiles,
     Phase,
     PlayerView,
     RoundEnd,
-    Rupere,
     SeatState,
     Step,
-    SwapJoker,
-    TakeAtu,
-    TakeLastDiscard,
     TurnState,
-    Undo,
     tile_census,
 )
-from ..engine.transition import RandomChance
+from ..engine.game import _random_of
 from ..errors import (
-    IllegalStepError,
     InvalidMeldError,
     InvalidRulesetError,
     InvalidStateError,
@@ -66,6 +55,11 @@ from .rulesets import FORMAT_VERSION, ruleset_from_dict, ruleset_to_dict
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_DOCUMENT_BYTES",
+    "MAX_INTEGER",
+    "MAX_NAME_LENGTH",
+    "MAX_SAVED_TURNS",
+    "MAX_STRING_LENGTH",
     "SCHEMAS",
     "dump_game",
     "dump_record",
@@ -92,6 +86,23 @@ __all__ = [
 
 MAX_DEPTH: Final = 32
 """The deepest nesting of objects and arrays a saved document may have (real ones use 6)."""
+
+MAX_INTEGER: Final = 2**53 - 1
+"""The largest integer (in absolute value) a saved document may hold anywhere: the
+largest every JSON reader keeps exactly.  Real values stay below 10**9; a larger one
+is ``state_out_of_range`` before anything is converted, shown shortened."""
+
+MAX_NAME_LENGTH: Final = 100
+"""The longest player's name (in characters) a saved game holds; :func:`dump_game`
+refuses a longer one (``state_string_too_long``), so every save loads back."""
+
+MAX_STRING_LENGTH: Final = MAX_NAME_LENGTH
+"""The longest string or key a saved document may hold anywhere (the names are the
+longest strings of a save); a longer one is ``state_string_too_long``."""
+
+MAX_SAVED_TURNS: Final = 1000
+"""The number of turns :data:`MAX_DOCUMENT_BYTES` is sized for: 2.5 times the
+presets' turn cap (``max_turns_per_round = 400``)."""
 
 _ID_HI: Final = 105
 _COUNT_HI: Final = 1_000_000
@@ -489,6 +500,11 @@ _TURN: Final = _Int(1, _COUNT_HI, what="a round turn number, from 1")
 _BOOL: Final = _Bool()
 _PLACE: Final = _List(_ID, 106, size_code=_S.TILE_COUNT)  # duplicates: the census names them
 _MELD_INDEX: Final = _Int(0, _ID_HI, what="the index of a meld on the table")
+_SWAPS_HI: Final[int] = attrs.fields(Ruleset).joker_swap_limit.metadata["hi"]
+# A joker laid off, swapped back and laid off again in one turn is in these twice (a
+# real tile only once: see _check_turn).
+_TURN_IDS: Final = _ids(106 + 2 * _SWAPS_HI, unique=False)
+_SWAPPED: Final = _List(_Int(104, 105), 2 * _SWAPS_HI)
 
 _STEP_FIELDS: Final[dict[str, _Spec]] = {
     "index": _Int(0, _ID_HI, what="a position in the discard row, oldest first"),
@@ -539,9 +555,9 @@ _TURN_STATE: Final = _Obj(
         "took": _Opt(_Enum(_TAKE_KINDS)),
         "obligation": _Opt(_OBLIGATION),
         "new_melds": _List(_MELD_INDEX, 106, unique=True),
-        "laid_off": _ids(),
-        "swapped_jokers": _List(_Int(104, 105), 2, unique=True),
-        "placed": _ids(),
+        "laid_off": _TURN_IDS,
+        "swapped_jokers": _SWAPPED,
+        "placed": _TURN_IDS,
         "steps": _COUNT,
     },
     TurnState,
@@ -740,9 +756,9 @@ _PUBLIC_TURN: Final = _Obj(
         "took": _Opt(_Enum(_TAKE_KINDS)),
         "taken": _ids(),
         "new_melds": _List(_MELD_INDEX, 106, unique=True),
-        "laid_off": _ids(),
-        "swapped_jokers": _List(_Int(104, 105), 2, unique=True),
-        "placed": _ids(),
+        "laid_off": _TURN_IDS,
+        "swapped_jokers": _SWAPPED,
+        "placed": _TURN_IDS,
         "steps": _COUNT,
     },
 )
@@ -772,6 +788,70 @@ _VIEW: Final = _Obj(
         "end": _Opt(_ROUND_END),
     },
 )
+
+
+# -- the largest legal document ------------------------------------------------------------
+
+MAX_UNDOS_PER_TURN: Final[int] = int(getattr(_engine, "MAX_UNDOS_PER_TURN", 32))
+"""``U`` of :data:`MAX_DOCUMENT_BYTES`: the engine's cap on the undos of one turn
+(:data:`remi_rules.engine.MAX_UNDOS_PER_TURN`; 32 while an engine has none)."""
+
+_FIXED_BYTES: Final = 65_536
+"""Everything of a save but its steps and chance outcomes, at most: the rules (about
+3 KB), four names of :data:`MAX_NAME_LENGTH` characters (6 bytes each at most as JSON:
+``\\u001f``), the deal (530 B) and the state (each of the 106 ids in at most a dozen
+lists of a few bytes each, the melds' credits and keys: under 24 KB)."""
+_MAX_RUN: Final = 13  # the longest meld (MELD-03)
+_SWAPS_PER_ROUND: Final = 2 * _SWAPS_HI
+_ONCE_PER_ROUND: Final = 4 + 4 + 26
+"""Steps each seat makes at most once a round (an atu announcement, a pe-tablă
+declaration) and the doubles exchanges (52 doubles, two at a time)."""
+_EXTRA_CHANCE: Final = 64
+"""Redeals and atus turned back (DEAL-03) a round is sized for: each is a chance
+outcome, and 64 of them in one round are less likely than 10**-40."""
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+def _widest(kind: str) -> int:
+    """The longest text of a step of ``kind`` in a save (its item separator included)."""
+    widest = {
+        "index": _ID_HI,
+        "tiles": [_ID_HI] * _MAX_RUN,
+        "tile": _ID_HI,
+        "meld": _ID_HI,
+        "end": max((e.value for e in _LAYOFF_ENDS), key=len),
+        "joker": _ID_HI,
+        "seat": 3,
+        "other": 3,
+        "other_tile": _ID_HI,
+    }
+    fields = _STEP.kinds[kind].fields
+    return len(_dumps({name: widest.get(name, kind) for name in fields})) + 2
+
+
+def _document_bound(turns: int = MAX_SAVED_TURNS, undos: int | None = None) -> int:
+    """The size in bytes of the largest save (:func:`dumps_game`) of a round of
+    ``turns`` turns with at most ``undos`` undos a turn (default
+    :data:`MAX_UNDOS_PER_TURN`): :data:`MAX_DOCUMENT_BYTES` is its value for
+    :data:`MAX_SAVED_TURNS`.  See docs/saving.md for the formula."""
+    u = MAX_UNDOS_PER_TURN if undos is None else undos
+    s = max(_widest(kind) for kind in _STEP.kinds)
+    one = max(_widest("lay_off"), _widest("swap_joker"))
+    undo = _widest("undo")
+    chance = len(_dumps(list(range(106)))) + 2
+    turn = 3 * s + (106 + _SWAPS_PER_ROUND) * one + u * (s + undo) + chance
+    per_round = (_ONCE_PER_ROUND + _EXTRA_CHANCE) * s + _EXTRA_CHANCE * chance
+    return _FIXED_BYTES + per_round + turns * turn
+
+
+MAX_DOCUMENT_BYTES: Final = _document_bound()
+"""The largest saved document (a game, a record or a match, as text in UTF-8 or as
+the size of its compact JSON) the loaders read; a larger one is refused with
+``state_document_too_large`` before it is parsed.  It is the size of the largest save
+of a round of :data:`MAX_SAVED_TURNS` turns (docs/saving.md gives the formula)."""
 
 
 # -- reading: the table, the census, the phase -------------------------------------------
@@ -919,10 +999,12 @@ def _check_state(state: GameState, path: str) -> None:
     if state.preplay != (state.turn == 1 and not over):
         _fail(_S.BAD_PHASE, f"{p}.preplay", why="pre-play lasts until the starter's discard")
     if state.turn == 1:
+        # A round may end in turn 1 (a turn cap of 1, a close with a one-tile hand):
+        # the starter's discard or closing tile is then in the row.
         taken = [s for s, seat in enumerate(state.seats) if seat.has_taken]
         early: str | None = (
             f"{p}.row"
-            if state.row
+            if len(state.row) > (1 if over else 0)
             else f"{p}.table.melds"
             if state.table.melds
             else f"{p}.seats[{taken[0]}].has_taken"
@@ -1012,10 +1094,27 @@ def _check_turn(state: GameState, turn: TurnState, path: str) -> None:
     if any(state.table.melds[m].owner != turn.seat for m in turn.new_melds):
         _fail(_S.BAD_VALUE, f"{path}.new_melds", why="the turn's melds are its seat's")
     placed = set(turn.placed)
-    for key in ("laid_off",):
+    for i, tile_id in enumerate(turn.laid_off):
+        if tile_id not in placed:
+            _fail(_S.BAD_VALUE, f"{path}.laid_off[{i}]", why="a tile laid off was placed")
+    # A tile is put on the table once in a turn, except a joker swapped back into the
+    # rack in this turn, which may be put there again (once per swap).
+    for key in ("laid_off", "placed", "swapped_jokers"):
+        seen: dict[int, int] = {}
         for i, tile_id in enumerate(getattr(turn, key)):
-            if tile_id not in placed:
-                _fail(_S.BAD_VALUE, f"{path}.{key}[{i}]", why="a tile laid off was placed")
+            seen[tile_id] = seen.get(tile_id, 0) + 1
+            if seen[tile_id] == 1:
+                continue
+            if key == "swapped_jokers":
+                most = state.table.joker(tile_id).swaps
+            else:
+                most = 1 + turn.swapped_jokers.count(tile_id) if tile_id in JOKER_IDS else 1
+            if seen[tile_id] > most:
+                _fail(
+                    _S.BAD_VALUE,
+                    f"{path}.{key}[{i}]",
+                    why=f"{tile_id} is there {seen[tile_id]} times; at most {most}",
+                )
     for m in turn.new_melds:
         if not placed.issuperset(state.table.melds[m].ids):
             _fail(_S.BAD_VALUE, f"{path}.placed", why=f"meld {m}'s tiles were placed this turn")
@@ -1096,31 +1195,90 @@ def _check_end(state: GameState, end: RoundEnd, path: str) -> None:
         _fail(_S.BAD_VALUE, f"{path}.reason", why="the turn cap was not reached")
 
 
-# -- reading: depth, JSON text, the record's replay -----------------------------------------
+# -- reading: bounds, JSON text, the record's replay ----------------------------------------
 
 
-def _check_depth(data: object) -> None:
-    """Refuse nesting deeper than :data:`MAX_DEPTH` (without recursing, cycles included)."""
-    stack: list[tuple[object, int, str]] = [(data, 1, "$")]
+def _leaf_size(value: object) -> int:
+    """The compact JSON size of a scalar (at least), or -1 if it is out of bounds."""
+    kind = type(value)
+    if kind is int:
+        if -10 < value < 10:  # type: ignore[operator]
+            return 1
+        if -MAX_INTEGER <= value <= MAX_INTEGER:  # type: ignore[operator]
+            return len(str(value))
+        return -1
+    if kind is str:
+        n = len(value)  # type: ignore[arg-type]
+        return n + 2 if n <= MAX_STRING_LENGTH else -1
+    if isinstance(value, _HugeInt):
+        return -1
+    return 4  # true, null, a float or an odd Python value: the readers name its type
+
+
+def _leaf_fail(value: object, path: str) -> NoReturn:
+    if type(value) is str:
+        _fail(_S.STRING_TOO_LONG, path, length=len(value), limit=MAX_STRING_LENGTH)
+    _fail(_S.OUT_OF_RANGE, path, value=_show(value), lo=-MAX_INTEGER, hi=MAX_INTEGER)
+
+
+def _scan(data: object, limit: int = 0) -> None:
+    """Refuse, in one pass without recursion (cycles included) and before anything is
+    converted: nesting deeper than :data:`MAX_DEPTH` (``state_too_deep``), an integer
+    beyond ±:data:`MAX_INTEGER` (``state_out_of_range``), a string or key longer than
+    :data:`MAX_STRING_LENGTH` (``state_string_too_long``), and, with ``limit``, data
+    whose compact JSON would be longer than ``limit`` bytes
+    (``state_document_too_large``).  The pass stops there, so its cost is bounded by
+    ``limit`` whatever the data."""
+    if not isinstance(data, dict | list | tuple):
+        if _leaf_size(data) < 0:
+            _leaf_fail(data, "$")
+        return
+    size = 0
+    stack: list[tuple[Any, int, str]] = [(data, 1, "$")]
+    pop, push = stack.pop, stack.append
     while stack:
-        value, depth, path = stack.pop()
+        value, depth, path = pop()
         if depth > MAX_DEPTH:
             _fail(_S.TOO_DEEP, path, limit=MAX_DEPTH)
+        size += 1 + max(len(value), 1)
+        base = "" if path == "$" else path + "."
         if isinstance(value, dict):
             for key, item in value.items():
+                if type(key) is str:
+                    n = len(key)
+                    if n > MAX_STRING_LENGTH:
+                        where = base + key[:40] + "…"
+                        _fail(_S.STRING_TOO_LONG, where, length=n, limit=MAX_STRING_LENGTH)
+                    size += n + 3
+                    name = key
+                else:
+                    name = f"<{type(key).__name__}>"
                 if isinstance(item, dict | list | tuple):
-                    name = key if type(key) is str else f"<{type(key).__name__}>"
-                    where = str(name)[:40] if path == "$" else f"{path}.{str(name)[:40]}"
-                    stack.append((item, depth + 1, where))
-        elif isinstance(value, list | tuple):
-            base = "" if path == "$" else path
+                    push((item, depth + 1, base + name))
+                else:
+                    n = _leaf_size(item)
+                    if n < 0:
+                        _leaf_fail(item, base + name)
+                    size += n
+        elif value and set(map(type, value)) == {int}:  # ids: at C speed
+            if min(value) < -MAX_INTEGER or max(value) > MAX_INTEGER:
+                k = next(k for k, i in enumerate(value) if not -MAX_INTEGER <= i <= MAX_INTEGER)
+                _leaf_fail(value[k], f"{base[:-1]}[{k}]")
+            size += 2 * len(value)
+        else:
+            base = base[:-1]
             for k, item in enumerate(value):
                 if isinstance(item, dict | list | tuple):
-                    stack.append((item, depth + 1, f"{base}[{k}]"))
-
-
-_JSON_STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_BRACKET: Final = re.compile(r"[\[\]{}]")
+                    push((item, depth + 1, f"{base}[{k}]"))
+                else:
+                    n = _leaf_size(item)
+                    if n < 0:
+                        _leaf_fail(item, f"{base}[{k}]")
+                    size += n
+                    if limit and size > limit:
+                        _fail(_S.DOCUMENT_TOO_LARGE, "$", size=size, limit=limit)
+        if limit and size > limit:
+            _fail(_S.DOCUMENT_TOO_LARGE, "$", size=size, limit=limit)
 
 
 class _NotJson(Exception):
@@ -1145,16 +1303,26 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _parse(text: object) -> Any:
-    """JSON text to plain data, strictly: no NaN or Infinity, no key twice in an
-    object, nesting at most :data:`MAX_DEPTH` (checked before parsing)."""
+def _check_size(text: str, limit: int) -> None:
+    """Refuse text longer than ``limit`` bytes in UTF-8, in time independent of its
+    length for ASCII text (and linear otherwise)."""
+    size = len(text)
+    if size <= limit and not text.isascii():
+        size = len(text.encode("utf-8", "surrogatepass"))
+    if size > limit:
+        _fail(_S.DOCUMENT_TOO_LARGE, "$", size=size, limit=limit)
+
+
+def _parse(text: object, limit: int | None = None) -> Any:
+    """JSON text to plain data, strictly and in time linear in its length: at most
+    ``limit`` bytes (:data:`MAX_DOCUMENT_BYTES`), checked before parsing; no NaN or
+    Infinity, no key twice in an object; integer literals of more than 100 digits are
+    kept as their digit count (refused by :func:`_scan`).  Nesting beyond the
+    parser's recursion limit is ``state_too_deep`` (the rest of the nesting check is
+    :func:`_scan`'s)."""
     if not isinstance(text, str):
         raise TypeError(f"expected the JSON text as str, not {type(text).__name__}")
-    depth = 0
-    for match in _BRACKET.finditer(_JSON_STRING.sub("", text)):
-        depth += 1 if match.group() in "[{" else -1
-        if depth > MAX_DEPTH:
-            _fail(_S.TOO_DEEP, "$", limit=MAX_DEPTH)
+    _check_size(text, MAX_DOCUMENT_BYTES if limit is None else limit)
     try:
         return json.loads(
             text,
@@ -1162,27 +1330,29 @@ def _parse(text: object) -> Any:
             parse_constant=_no_constant,
             object_pairs_hook=_no_duplicates,
         )
-    except RecursionError:  # pragma: no cover - the scan above refuses it first
+    except RecursionError:
         _fail(_S.TOO_DEEP, "$", limit=MAX_DEPTH)
     except (ValueError, _NotJson) as err:
         _fail(_S.NOT_JSON, "$", why=str(err)[:200])
 
 
 def _header(data: object, doc: _Obj, kind: str) -> tuple[dict[str, Any], _Ctx]:
-    """The checks every document starts with, in this order: depth, an object, the
-    format version, the kind, the keys, the rules and their fingerprint."""
-    _check_depth(data)
+    """The checks every document starts with, in this order: the format version (so
+    that a newer file says so, whatever it holds), the bounds (:func:`_scan`: depth,
+    integers, strings, size), an object, the kind, the keys, the rules and their
+    fingerprint."""
+    if isinstance(data, dict) and "format_version" in data:
+        version = data["format_version"]
+        if isinstance(version, _HugeInt) or (type(version) is int and version != FORMAT_VERSION):
+            _fail(_S.FORMAT_VERSION, "format_version", got=_show(version), expected=FORMAT_VERSION)
+    _scan(data, MAX_DOCUMENT_BYTES)
     if not isinstance(data, dict):
         _wrong_type("$", "object", data)
     if "format_version" not in data:
         _fail(_S.MISSING_KEY, "format_version", key="format_version")
     version = data["format_version"]
-    if isinstance(version, _HugeInt):
-        _fail(_S.FORMAT_VERSION, "format_version", got=_show(version), expected=FORMAT_VERSION)
     if type(version) is not int:
         _wrong_type("format_version", "integer", version)
-    if version != FORMAT_VERSION:
-        _fail(_S.FORMAT_VERSION, "format_version", got=_show(version), expected=FORMAT_VERSION)
     if "kind" not in data:
         _fail(_S.MISSING_KEY, "kind", key="kind")
     _Const(kind).read(data["kind"], "kind", _Ctx())
@@ -1208,48 +1378,22 @@ def _read_record(data: dict[str, Any], path: str, ctx: _Ctx) -> GameRecord:
     return GameRecord(rules=ctx.ruleset, **values)
 
 
-_RESUMABLE: Final = (
-    TakeLastDiscard,
-    Rupere,
-    TakeAtu,
-    MeldTiles,
-    LayOff,
-    SwapJoker,
-    Undo,
-    AnnounceFewTiles,
-    AnnounceAtu,
-    DeclarePeTabla,
-    ExchangeDoubles,
-)
-"""Steps that neither end a turn, draw nor use chance: those after the last other step
-are re-applied to the loaded game, so that they can still be undone."""
-
-
 def _replay(
     record: GameRecord,
     path: str,
     *,
     automation: Automation | None = None,
     names: tuple[str, ...] | None = None,
+    rng: random.Random | None = None,
 ) -> Game:
-    """The game the record leads to, ready to go on (with a fresh random generator and
-    the undo history of its pending turn); :data:`StateErrorCode.BAD_RECORD` naming the
-    step or chance outcome that does not replay, or the unused chance outcomes."""
+    """The game the record leads to, ready to go on like a live one
+    (:meth:`Game.replay <remi_rules.engine.Game.replay>`: its future chance from
+    ``rng``, the undo history of its pending turn); :data:`StateErrorCode.BAD_RECORD`
+    naming the step or chance outcome that does not replay, or the unused chance
+    outcomes."""
     prefix = f"{path}." if path else ""
-    steps = record.steps
-    k = len(steps)
-    while k and isinstance(steps[k - 1], _RESUMABLE):
-        k -= 1
     try:
-        base = Game.replay(record, upto=k)
-        game = Game(
-            base.state, record=base.record(), chance=RandomChance(random.Random()), names=names
-        )
-        for j in range(k, len(steps)):
-            try:
-                game.apply(steps[j])
-            except IllegalStepError as err:
-                _fail(_S.BAD_RECORD, f"{prefix}steps[{j}]", why=str(err), step_code=err.code.value)
+        game = Game.replay(record, seed=rng)
     except InvalidStateError as err:
         where = str(err.details.get("path", "record"))
         if where.startswith("record"):
@@ -1271,6 +1415,8 @@ def _replay(
             f"{prefix}chance[{used}]",
             why=f"{len(record.chance) - used} chance outcome(s) were never used",
         )
+    if names is not None:
+        game.names = names
     game.automation = automation or Automation()
     return game
 
@@ -1297,9 +1443,20 @@ def _first_difference(a: Any, b: Any, path: str) -> tuple[str, Any] | None:
 
 def dump_game(game: Game) -> dict[str, Any]:
     """The whole game as plain JSON values: its state, rules (with their fingerprint),
-    the players' names and its record.  :func:`load_game` reads it back."""
+    the players' names and its record.  :func:`load_game` reads it back.  A name
+    longer than :data:`MAX_NAME_LENGTH` characters is refused
+    (:class:`~remi_rules.errors.InvalidStateError`, ``state_string_too_long``), so that
+    every save loads back."""
     if not isinstance(game, Game):
         raise TypeError(f"expected a Game, not {type(game).__name__}")
+    for k, name in enumerate(game.names):
+        if not isinstance(name, str) or len(name) > MAX_NAME_LENGTH:
+            _fail(
+                _S.STRING_TOO_LONG,
+                f"names[{k}]",
+                length=len(name) if isinstance(name, str) else _json_type(name),
+                limit=MAX_NAME_LENGTH,
+            )
     rules = game.state.rules
     return {
         "kind": "game",
@@ -1312,15 +1469,28 @@ def dump_game(game: Game) -> dict[str, Any]:
     }
 
 
-def load_game(data: Mapping[str, Any], *, automation: Automation | None = None) -> Game:
+def load_game(
+    data: Mapping[str, Any],
+    *,
+    automation: Automation | None = None,
+    seed: int | str | random.Random | None = None,
+) -> Game:
     """A :class:`~remi_rules.engine.Game` from :func:`dump_game`'s data, checked
-    strictly (see the module's doc): the rules and their fingerprint, every field's
-    type and range, the census of the 106 tiles, a possible phase, and the record,
-    which must replay to exactly the saved state.  The loaded game goes on with a
-    fresh random generator (unseeded) and ``automation``; the steps of its pending
-    turn can still be undone.  Raises :class:`~remi_rules.errors.InvalidStateError`."""
+    strictly (see the module's doc): the bounds (:data:`MAX_DOCUMENT_BYTES`,
+    :data:`MAX_INTEGER`, :data:`MAX_STRING_LENGTH`, :data:`MAX_DEPTH`) before anything
+    is converted, the rules and their fingerprint, every field's type and range, the
+    census of the 106 tiles, a possible phase, and the record, which must replay to
+    exactly the saved state.  Raises :class:`~remi_rules.errors.InvalidStateError`.
+
+    The loaded game goes on like a live one, with ``automation``; the steps of its
+    pending turn can still be undone, and its future chance (an online reshuffle, a
+    redeal) comes from ``seed``: an int or a str (``random.Random(seed)``), a
+    :class:`random.Random` (used and advanced), or None, the default, for fresh
+    randomness from the operating system.  A save never holds a seed (whoever read
+    it could predict the stock)."""
     if automation is not None and not isinstance(automation, Automation):
         raise TypeError(f"automation must be an Automation, not {type(automation).__name__}")
+    rng = _random_of(seed)
     doc, ctx = _header(data, _GAME_DOC, "game")
     names = _GAME_DOC.fields["names"].read(doc["names"], "names", ctx)
     fields = _STATE.read(doc["state"], "state", ctx)
@@ -1333,7 +1503,7 @@ def load_game(data: Mapping[str, Any], *, automation: Automation | None = None) 
     assert isinstance(raw_record, _Obj)
     body = raw_record.keys_of(doc["record"], "record")
     record = _read_record(body, "record", _Ctx(ctx.ruleset))
-    game = _replay(record, "record", automation=automation, names=names)
+    game = _replay(record, "record", automation=automation, names=names, rng=rng)
     if game.state != state:
         found = _first_difference(_STATE.dump(state), _STATE.dump(game.state), "state")
         where, value = found if found is not None else ("state", None)
@@ -1383,18 +1553,21 @@ def dump_view(view: PlayerView) -> dict[str, Any]:
     }
 
 
-def _dumps(data: dict[str, Any]) -> str:
-    return json.dumps(data, sort_keys=True, ensure_ascii=False)
-
-
 def dumps_game(game: Game) -> str:
     """:func:`dump_game` as JSON text (keys sorted)."""
     return _dumps(dump_game(game))
 
 
-def loads_game(text: str, *, automation: Automation | None = None) -> Game:
-    """:func:`load_game` of JSON text; text that is not JSON is ``state_not_json``."""
-    return load_game(_parse(text), automation=automation)
+def loads_game(
+    text: str,
+    *,
+    automation: Automation | None = None,
+    seed: int | str | random.Random | None = None,
+) -> Game:
+    """:func:`load_game` of JSON text: text longer than :data:`MAX_DOCUMENT_BYTES` is
+    ``state_document_too_large`` (before it is parsed), text that is not JSON is
+    ``state_not_json``; the time taken is linear in the text's length."""
+    return load_game(_parse(text), automation=automation, seed=seed)
 
 
 def dumps_record(record: GameRecord | Game) -> str:
@@ -1403,7 +1576,7 @@ def dumps_record(record: GameRecord | Game) -> str:
 
 
 def loads_record(text: str) -> GameRecord:
-    """:func:`load_record` of JSON text."""
+    """:func:`load_record` of JSON text (bounded as :func:`loads_game`)."""
     return load_record(_parse(text))
 
 

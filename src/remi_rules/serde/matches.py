@@ -9,11 +9,21 @@ from typing import Any, Final
 import attrs
 
 from ..engine import Automation, Game, Match, MatchConfig
-from ..errors import InvalidRulesetError, InvalidStateError, StateErrorCode
-from .games import dump_game, load_game
-from .rulesets import FORMAT_VERSION, ruleset_from_dict, ruleset_to_dict
+from ..errors import InvalidStateError, StateErrorCode
+from ..ruleset import Ruleset
+from .games import (
+    _RULES,
+    MAX_DOCUMENT_BYTES,
+    _Ctx,
+    _parse,
+    _scan,
+    _show,
+    dump_game,
+    load_game,
+)
+from .rulesets import FORMAT_VERSION, ruleset_to_dict
 
-__all__ = ["dump_match", "load_match"]
+__all__ = ["dump_match", "load_match", "loads_match"]
 
 _S: Final = StateErrorCode
 _KEYS: Final = ("config", "fingerprint", "format_version", "kind", "players", "rounds", "rules")
@@ -59,7 +69,7 @@ def _keys(data: object, keys: tuple[str, ...], path: str) -> dict[str, Any]:
         raise _fail(_S.WRONG_TYPE, path or "$", expected="an object", got=type(data).__name__)
     for key in data:
         if key not in keys:
-            raise _fail(_S.UNKNOWN_KEY, _child(path, key), key=key)
+            raise _fail(_S.UNKNOWN_KEY, _child(path, str(_show(key))), key=_show(key))
     for key in keys:
         if key not in data:
             raise _fail(_S.MISSING_KEY, _child(path, key), key=key)
@@ -84,22 +94,37 @@ def _bool(value: object, path: str) -> bool:
 
 def load_match(data: Mapping[str, Any], *, seed: int | str | None = None) -> Match:
     """A :class:`~remi_rules.engine.Match` from :func:`dump_match`'s data, checked
-    strictly (every round as :func:`~remi_rules.serde.load_game` checks a game; the
-    rounds under the match's rules, the starter rotating, only the last round
-    unfinished).  Later rounds are dealt with ``random.Random(seed)``.  Raises
+    strictly: first the bounds of every document (:data:`~remi_rules.serde.MAX_DOCUMENT_BYTES`
+    for the whole match, :data:`~remi_rules.serde.MAX_INTEGER`,
+    :data:`~remi_rules.serde.MAX_STRING_LENGTH`, :data:`~remi_rules.serde.MAX_DEPTH`),
+    then every round as :func:`~remi_rules.serde.load_game` checks a game, the rounds
+    under the match's rules, the starter rotating, only the last round unfinished.
+    Later rounds are dealt with ``random.Random(seed)``; the chance of the round in play
+    (an online reshuffle, a redeal) comes from a generator seeded from ``seed`` too
+    (fresh randomness from the operating system for None).  Raises
     :class:`~remi_rules.errors.InvalidStateError` naming the path."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
+        raise TypeError(f"seed must be an int, a str or None, not {type(seed).__name__}")
+    version = data.get("format_version") if isinstance(data, dict) else None
+    if type(version) is int and version != FORMAT_VERSION:  # a newer file says so first
+        raise _fail(
+            _S.FORMAT_VERSION, "format_version", got=_show(version), expected=FORMAT_VERSION
+        )
+    _scan(data, MAX_DOCUMENT_BYTES)
     doc = _keys(data, _KEYS, "")
     if doc["kind"] != "match":
         raise _fail(_S.BAD_VALUE, "kind", why="not a saved match")
     if doc["format_version"] != FORMAT_VERSION or type(doc["format_version"]) is not int:
-        raise _fail(_S.FORMAT_VERSION, "format_version", got=doc["format_version"], expected=1)
-    try:
-        rules = ruleset_from_dict(doc["rules"])
-    except InvalidRulesetError as err:
-        raise _fail(_S.BAD_RULESET, "rules", why=err.message("en")) from err
+        raise _fail(
+            _S.FORMAT_VERSION, "format_version", got=_show(doc["format_version"]), expected=1
+        )
+    rules: Ruleset = _RULES.read(doc["rules"], "rules", _Ctx())
     if doc["fingerprint"] != rules.fingerprint():
         raise _fail(
-            _S.FINGERPRINT, "fingerprint", got=doc["fingerprint"], expected=rules.fingerprint()
+            _S.FINGERPRINT,
+            "fingerprint",
+            got=_show(doc["fingerprint"]),
+            expected=rules.fingerprint(),
         )
     players = _int(doc["players"], "players", 2, 4)
     assert players is not None
@@ -129,7 +154,8 @@ def load_match(data: Mapping[str, Any], *, seed: int | str | None = None) -> Mat
     for k, saved in enumerate(rounds):
         path = f"rounds[{k}]"
         try:
-            game = load_game(saved, automation=automation)
+            chance = None if seed is None else f"load_match {seed!r}: round {k}"
+            game = load_game(saved, automation=automation, seed=chance)
         except InvalidStateError as err:
             inner = str(err.details.get("path", "$")).removeprefix("$")
             if inner and not inner.startswith((".", "[")):
@@ -154,6 +180,13 @@ def load_match(data: Mapping[str, Any], *, seed: int | str | None = None) -> Mat
     if len(games) > 1 and _over_before_last(match):
         raise _fail(_S.BAD_VALUE, "rounds", why="rounds after the end of the match")
     return match
+
+
+def loads_match(text: str, *, seed: int | str | None = None) -> Match:
+    """:func:`load_match` of JSON text: text longer than
+    :data:`~remi_rules.serde.MAX_DOCUMENT_BYTES` is ``state_document_too_large`` before
+    it is parsed, text that is not JSON is ``state_not_json``; linear in its length."""
+    return load_match(_parse(text), seed=seed)
 
 
 def _over_before_last(match: Match) -> bool:
