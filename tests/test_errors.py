@@ -31,6 +31,7 @@ from remi_rules.errors import (
     InvalidOpeningError,
     InvalidRulesetError,
     InvalidScoringInputError,
+    InvalidSimulationError,
     InvalidStateError,
     InvalidSwapError,
     InvalidTakeError,
@@ -42,6 +43,8 @@ from remi_rules.errors import (
     RulesetErrorCode,
     RulesetTypeError,
     ScoringErrorCode,
+    SimErrorCode,
+    SimulationFailedError,
     SolverErrorCode,
     StateErrorCode,
     StepErrorCode,
@@ -88,6 +91,7 @@ CLASS_OF_ENUM: dict[type[enum.StrEnum], tuple[type[RemiError], ...]] = {
     StateErrorCode: (InvalidStateError,),
     SolverErrorCode: (InvalidHandError,),
     HintErrorCode: (HintError,),
+    SimErrorCode: (InvalidSimulationError, SimulationFailedError),
 }
 
 CLASS_CODE_CASES = [
