@@ -10,6 +10,7 @@ import pickle
 import pytest
 
 from remi_rules import variants
+from remi_rules.errors import InvalidSimulationError, SimErrorCode
 from remi_rules.sim import BOTS, SimTask, Simulation, mean_ci, plan_tasks, run, run_task, wilson_ci
 from remi_rules.sim.report import to_csv, to_json, to_table, write_plot
 
@@ -75,16 +76,21 @@ def test_intervals() -> None:
 
 def test_bad_simulations_are_refused() -> None:
     clasic = (("clasic", variants.get("clasic")),)
-    with pytest.raises(ValueError, match="unknown bot"):
-        Simulation(clasic, ("random", "clever"), 10)
-    with pytest.raises(ValueError, match="2 to 4"):
-        Simulation(clasic, ("random",), 10)
-    with pytest.raises(ValueError, match="at least 1"):
-        Simulation(clasic, ("random", "random"), 0)
-    with pytest.raises(ValueError, match="distinct labels"):
-        Simulation(clasic * 2, ("random", "random"), 10)
-    with pytest.raises(ValueError, match="backend"):
-        run(Simulation(clasic, ("random", "random"), 1), backend="dask")
+    cases = [
+        (lambda: Simulation(clasic, ("random", "clever"), 10), SimErrorCode.UNKNOWN_BOT),
+        (lambda: Simulation(clasic, ("random",), 10), SimErrorCode.BAD_SEATS),
+        (lambda: Simulation(clasic, ("random", "random"), 0), SimErrorCode.BAD_ROUNDS),
+        (lambda: Simulation(clasic * 2, ("random", "random"), 10), SimErrorCode.BAD_LABELS),
+        (
+            lambda: run(Simulation(clasic, ("random", "random"), 1), backend="dask"),
+            SimErrorCode.UNKNOWN_BACKEND,
+        ),
+    ]
+    for make, code in cases:
+        with pytest.raises(InvalidSimulationError) as caught:
+            make()
+        assert caught.value.code is code
+        assert isinstance(caught.value, ValueError)  # as before the codes
     assert set(BOTS) == {"greedy", "random"}
 
 
