@@ -33,6 +33,7 @@ from remi_rules.errors import (
     InvalidOpeningError,
     InvalidRulesetError,
     InvalidScoringInputError,
+    InvalidSimulationError,
     InvalidStateError,
     InvalidSwapError,
     InvalidTakeError,
@@ -44,6 +45,8 @@ from remi_rules.errors import (
     RulesetErrorCode,
     RulesetTypeError,
     ScoringErrorCode,
+    SimErrorCode,
+    SimulationFailedError,
     SolverErrorCode,
     StateErrorCode,
     StepErrorCode,
@@ -91,6 +94,7 @@ CLASS_OF_ENUM: dict[type[enum.StrEnum], tuple[type[RemiError], ...]] = {
     SolverErrorCode: (InvalidHandError,),
     HintErrorCode: (HintError,),
     EngineErrorCode: (EngineArgumentError,),
+    SimErrorCode: (InvalidSimulationError, SimulationFailedError),
 }
 
 CLASS_CODE_CASES = [

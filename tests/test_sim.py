@@ -6,11 +6,26 @@ from __future__ import annotations
 import importlib.util
 import json
 import pickle
+from typing import Any
 
 import pytest
 
+from remi_rules import sim as sim_module
 from remi_rules import variants
-from remi_rules.sim import BOTS, SimTask, Simulation, mean_ci, plan_tasks, run, run_task, wilson_ci
+from remi_rules.errors import InvalidSimulationError, SimErrorCode
+from remi_rules.sim import (
+    BOTS,
+    RoundOutcome,
+    SimTask,
+    Simulation,
+    make_bot,
+    mean_ci,
+    plan_tasks,
+    run,
+    run_task,
+    summarize,
+    wilson_ci,
+)
 from remi_rules.sim.report import to_csv, to_json, to_table, write_plot
 
 
@@ -75,16 +90,21 @@ def test_intervals() -> None:
 
 def test_bad_simulations_are_refused() -> None:
     clasic = (("clasic", variants.get("clasic")),)
-    with pytest.raises(ValueError, match="unknown bot"):
-        Simulation(clasic, ("random", "clever"), 10)
-    with pytest.raises(ValueError, match="2 to 4"):
-        Simulation(clasic, ("random",), 10)
-    with pytest.raises(ValueError, match="at least 1"):
-        Simulation(clasic, ("random", "random"), 0)
-    with pytest.raises(ValueError, match="distinct labels"):
-        Simulation(clasic * 2, ("random", "random"), 10)
-    with pytest.raises(ValueError, match="backend"):
-        run(Simulation(clasic, ("random", "random"), 1), backend="dask")
+    cases = [
+        (lambda: Simulation(clasic, ("random", "clever"), 10), SimErrorCode.UNKNOWN_BOT),
+        (lambda: Simulation(clasic, ("random",), 10), SimErrorCode.BAD_SEATS),
+        (lambda: Simulation(clasic, ("random", "random"), 0), SimErrorCode.BAD_ROUNDS),
+        (lambda: Simulation(clasic * 2, ("random", "random"), 10), SimErrorCode.BAD_LABELS),
+        (
+            lambda: run(Simulation(clasic, ("random", "random"), 1), backend="dask"),
+            SimErrorCode.UNKNOWN_BACKEND,
+        ),
+    ]
+    for make, code in cases:
+        with pytest.raises(InvalidSimulationError) as caught:
+            make()
+        assert caught.value.code is code
+        assert isinstance(caught.value, ValueError)  # as before the codes
     assert set(BOTS) == {"greedy", "random"}
 
 
@@ -105,3 +125,128 @@ def test_the_plot_is_written(tmp_path: object) -> None:
     path = Path(str(tmp_path)) / "presets.png"
     write_plot(run(sim(rounds=4)), str(path))
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# -- every public name of remi_rules.sim, given bad values -----------------------------------
+
+CLASIC = variants.get("clasic")
+OK_SIM = Simulation((("clasic", CLASIC),), ("random", "random"), 1)
+OK_TASK = SimTask(CLASIC, ("random", "random"), 0, 1, "clasic")
+OUTCOME = dict(seed=0, starter=0, turns=5, reason="closed", closer=1, totals=(0, 10))
+
+# (call, what it must raise: TypeError or a SimErrorCode)
+BAD_CALLS: dict[str, list[tuple[Any, type[TypeError] | SimErrorCode]]] = {
+    "make_bot": [
+        (lambda: make_bot("nope", 0), SimErrorCode.UNKNOWN_BOT),
+        (lambda: make_bot(3, 0), TypeError),
+        (lambda: make_bot("random", "x"), TypeError),
+        (lambda: make_bot("greedy", 1.5), TypeError),
+    ],
+    "BOTS": [
+        (lambda: BOTS["random"]("seed"), TypeError),
+        (lambda: BOTS["greedy"](None), TypeError),
+    ],
+    "SimTask": [
+        (lambda: SimTask("clasic", ("random", "random"), 0, 1), TypeError),
+        (lambda: SimTask(CLASIC, "random,random", 0, 1), TypeError),
+        (lambda: SimTask(CLASIC, ("random", 2), 0, 1), TypeError),
+        (lambda: SimTask(CLASIC, ("random",), 0, 1), SimErrorCode.BAD_SEATS),
+        (lambda: SimTask(CLASIC, ("random",) * 5, 0, 1), SimErrorCode.BAD_SEATS),
+        (lambda: SimTask(CLASIC, ("random", "nope"), 0, 1), SimErrorCode.UNKNOWN_BOT),
+        (lambda: SimTask(CLASIC, ("random", "random"), "0", 1), TypeError),
+        (lambda: SimTask(CLASIC, ("random", "random"), 0, 1.0), TypeError),
+        (lambda: SimTask(CLASIC, ("random", "random"), 5, 4), SimErrorCode.BAD_SEED_RANGE),
+        (lambda: SimTask(CLASIC, ("random", "random"), 0, 1, None), TypeError),
+    ],
+    "RoundOutcome": [
+        (lambda: RoundOutcome(**{**OUTCOME, "seed": "0"}), TypeError),
+        (lambda: RoundOutcome(**{**OUTCOME, "totals": [0, 10]}), TypeError),
+        (lambda: RoundOutcome(**{**OUTCOME, "totals": (0, 1.5)}), TypeError),
+        (lambda: RoundOutcome(**{**OUTCOME, "reason": 1}), TypeError),
+        (lambda: RoundOutcome(**{**OUTCOME, "totals": (0,)}), SimErrorCode.BAD_OUTCOME),
+        (lambda: RoundOutcome(**{**OUTCOME, "starter": 2}), SimErrorCode.BAD_OUTCOME),
+        (lambda: RoundOutcome(**{**OUTCOME, "turns": -1}), SimErrorCode.BAD_OUTCOME),
+        (lambda: RoundOutcome(**{**OUTCOME, "reason": "bored"}), SimErrorCode.BAD_OUTCOME),
+        (lambda: RoundOutcome(**{**OUTCOME, "closer": None}), SimErrorCode.BAD_OUTCOME),
+        (lambda: RoundOutcome(**{**OUTCOME, "closer": 7}), SimErrorCode.BAD_OUTCOME),
+    ],
+    "Simulation": [
+        (lambda: Simulation("clasic", ("random", "random"), 1), TypeError),
+        (lambda: Simulation((("clasic", "clasic"),), ("random", "random"), 1), TypeError),
+        (lambda: Simulation((("clasic", CLASIC),), ("random", "random"), "1"), TypeError),
+        (lambda: Simulation((("clasic", CLASIC),), ("random", "random"), 1, 0.5), TypeError),
+        (lambda: Simulation((), ("random", "random"), 1), SimErrorCode.BAD_LABELS),
+        (lambda: Simulation((("", CLASIC),), ("random", "random"), 1), SimErrorCode.BAD_LABELS),
+        (
+            lambda: Simulation((("clasic", CLASIC),), ("random", "random"), -3),
+            SimErrorCode.BAD_ROUNDS,
+        ),
+        (lambda: Simulation((("clasic", CLASIC),), ("x", "random"), 1), SimErrorCode.UNKNOWN_BOT),
+    ],
+    "plan_tasks": [
+        (lambda: plan_tasks("sim"), TypeError),
+        (lambda: plan_tasks(OK_SIM, "25"), TypeError),
+        (lambda: plan_tasks(OK_SIM, 0), SimErrorCode.BAD_CHUNK),
+    ],
+    "run": [
+        (lambda: run("sim"), TypeError),
+        (lambda: run(OK_SIM, jobs="2"), TypeError),
+        (lambda: run(OK_SIM, jobs=0), SimErrorCode.BAD_JOBS),
+        (lambda: run(OK_SIM, jobs=-4), SimErrorCode.BAD_JOBS),
+        (lambda: run(OK_SIM, backend=1), TypeError),
+        (lambda: run(OK_SIM, backend="dask"), SimErrorCode.UNKNOWN_BACKEND),
+        (lambda: run(OK_SIM, address=5), TypeError),
+        (lambda: run(OK_SIM, progress="bar"), TypeError),
+    ],
+    "run_task": [(lambda: run_task("task"), TypeError), (lambda: run_task(OK_SIM), TypeError)],
+    "summarize": [
+        (lambda: summarize("outcomes", ("random", "random")), TypeError),
+        (lambda: summarize([1, 2], ("random", "random")), TypeError),
+        (lambda: summarize([], "random"), TypeError),
+        (lambda: summarize([], ("random",)), SimErrorCode.BAD_SEATS),
+        (lambda: summarize([RoundOutcome(**OUTCOME)], ("random",) * 3), SimErrorCode.BAD_OUTCOME),
+    ],
+    "mean_ci": [
+        (lambda: mean_ci(5), TypeError),
+        (lambda: mean_ci("12"), TypeError),
+        (lambda: mean_ci([1, "2"]), TypeError),
+        (lambda: mean_ci([1.0, float("nan")]), SimErrorCode.BAD_VALUES),
+        (lambda: mean_ci([float("inf")]), SimErrorCode.BAD_VALUES),
+        (lambda: mean_ci([10**400]), SimErrorCode.BAD_VALUES),
+    ],
+    "wilson_ci": [
+        (lambda: wilson_ci(1.0, 2), TypeError),
+        (lambda: wilson_ci(1, "2"), TypeError),
+        (lambda: wilson_ci(3, 2), SimErrorCode.BAD_COUNTS),
+        (lambda: wilson_ci(-1, 2), SimErrorCode.BAD_COUNTS),
+        (lambda: wilson_ci(0, -1), SimErrorCode.BAD_COUNTS),
+    ],
+}
+CONSTANTS = {"BACKENDS"}
+
+
+def test_every_public_name_is_walked() -> None:
+    assert set(sim_module.__all__) == set(BAD_CALLS) | CONSTANTS
+
+
+@pytest.mark.parametrize(
+    ("name", "k"), [(name, k) for name, calls in BAD_CALLS.items() for k in range(len(calls))]
+)
+def test_a_bad_value_is_a_coded_error_or_a_type_error(name: str, k: int) -> None:
+    call, expected = BAD_CALLS[name][k]
+    with pytest.raises(Exception) as caught:
+        call()
+    if expected is TypeError:
+        assert isinstance(caught.value, TypeError), repr(caught.value)
+    else:
+        assert isinstance(caught.value, InvalidSimulationError), repr(caught.value)
+        assert caught.value.code is expected
+        assert caught.value.message("ro") != caught.value.message("en")
+
+
+def test_the_good_values_still_work() -> None:
+    assert make_bot("random", 3) is not None and OK_TASK.players == 2
+    assert RoundOutcome(**OUTCOME).totals == (0, 10)
+    assert mean_ci([1, 2.5])["mean"] == 1.75 and wilson_ci(0, 0)["share"] == 0.0
+    assert summarize([], ("random", "random"))["rounds"] == 0
+    assert len(plan_tasks(OK_SIM, 1)) == 1

@@ -35,6 +35,7 @@ __all__ = [
     "InvalidOpeningError",
     "InvalidRulesetError",
     "InvalidScoringInputError",
+    "InvalidSimulationError",
     "InvalidStateError",
     "InvalidSwapError",
     "InvalidTakeError",
@@ -46,6 +47,8 @@ __all__ = [
     "RulesetErrorCode",
     "RulesetTypeError",
     "ScoringErrorCode",
+    "SimErrorCode",
+    "SimulationFailedError",
     "SolverErrorCode",
     "StateErrorCode",
     "StepErrorCode",
@@ -1521,6 +1524,104 @@ class HintError(RemiError, ValueError):
     """No hint can be given for this view.  ``code`` is a :class:`HintErrorCode`."""
 
     code: HintErrorCode
+
+
+# -- the simulator ----------------------------------------------------------------------
+
+
+class SimErrorCode(enum.StrEnum):
+    """Why the simulator (:mod:`remi_rules.sim`) refused a simulation, a task or a
+    measurement, or could not finish one."""
+
+    BAD_SEATS = "sim_bad_seats"
+    UNKNOWN_BOT = "sim_unknown_bot"
+    BAD_ROUNDS = "sim_bad_rounds"
+    BAD_LABELS = "sim_bad_labels"
+    BAD_SEED_RANGE = "sim_bad_seed_range"
+    BAD_CHUNK = "sim_bad_chunk"
+    BAD_JOBS = "sim_bad_jobs"
+    UNKNOWN_BACKEND = "sim_unknown_backend"
+    BAD_OUTCOME = "sim_bad_outcome"
+    BAD_VALUES = "sim_bad_values"
+    BAD_COUNTS = "sim_bad_counts"
+    RAY_MISSING = "sim_ray_missing"
+    WORKER_LOST = "sim_worker_lost"
+
+
+MESSAGES.update(
+    {
+        SimErrorCode.BAD_SEATS: (
+            "O rundă se joacă de 2 până la 4 roboți, nu de {count}.",
+            "A round seats 2 to 4 bots, not {count}.",
+        ),
+        SimErrorCode.UNKNOWN_BOT: (
+            "Robot necunoscut „{name}”: se poate alege {known}.",
+            "Unknown bot '{name}': use one of {known}.",
+        ),
+        SimErrorCode.BAD_ROUNDS: (
+            "Numărul de runde trebuie să fie cel puțin 1, nu {rounds}.",
+            "The number of rounds must be at least 1, not {rounds}.",
+        ),
+        SimErrorCode.BAD_LABELS: (
+            "Regulile simulate au nevoie de etichete distincte și nevide, nu {labels}.",
+            "The rulesets simulated need distinct, non-empty labels, not {labels}.",
+        ),
+        SimErrorCode.BAD_SEED_RANGE: (
+            "Sarcina se oprește la seed-ul {stop_seed}, înainte de primul, {first_seed}.",
+            "The task stops at seed {stop_seed}, before its first seed {first_seed}.",
+        ),
+        SimErrorCode.BAD_CHUNK: (
+            "O sarcină are cel puțin 1 rundă, nu {chunk}.",
+            "A task holds at least 1 round, not {chunk}.",
+        ),
+        SimErrorCode.BAD_JOBS: (
+            "Numărul de procese trebuie să fie cel puțin 1, nu {jobs}.",
+            "The number of processes must be at least 1, not {jobs}.",
+        ),
+        SimErrorCode.UNKNOWN_BACKEND: (
+            "Mod de rulare necunoscut „{backend}”: se poate alege {known}.",
+            "Unknown backend '{backend}': use one of {known}.",
+        ),
+        SimErrorCode.BAD_OUTCOME: (
+            "Rezultat de rundă imposibil: {why}.",
+            "An impossible round outcome: {why}.",
+        ),
+        SimErrorCode.BAD_VALUES: (
+            "Valorile măsurate trebuie să fie numere finite, nu {value}.",
+            "The values measured must be finite numbers, not {value}.",
+        ),
+        SimErrorCode.BAD_COUNTS: (
+            "O proporție are nevoie de 0 ≤ reușite ≤ total, nu {hits} din {n}.",
+            "A share needs 0 ≤ hits ≤ total, not {hits} of {n}.",
+        ),
+        SimErrorCode.RAY_MISSING: (
+            "Modul de rulare „ray” are nevoie de Ray: pip install 'remi-rules[ray]'.",
+            "The ray backend needs Ray: pip install 'remi-rules[ray]'.",
+        ),
+        SimErrorCode.WORKER_LOST: (
+            "Un proces al simulării s-a oprit pe neașteptate (cod de ieșire {exitcode}).",
+            "A simulation worker process ended unexpectedly (exit code {exitcode}).",
+        ),
+    }
+)
+
+
+class InvalidSimulationError(RemiError, ValueError):
+    """The simulator was given a value it cannot use: a bot it does not know, a seat
+    count, a number of rounds, processes or seeds out of range, an impossible round
+    outcome.  ``code`` is a :class:`SimErrorCode`; ``details`` names the value."""
+
+    code: SimErrorCode
+
+
+class SimulationFailedError(RemiError, RuntimeError, ValueError):
+    """A simulation could not be run or finished: the Ray backend without Ray
+    installed (:attr:`SimErrorCode.RAY_MISSING`), a worker process that died
+    (:attr:`SimErrorCode.WORKER_LOST`).  The values were fine, the machine was not,
+    so it is also a :class:`RuntimeError` (and, like every area class, a
+    :class:`ValueError`)."""
+
+    code: SimErrorCode
 
 
 def all_codes() -> tuple[enum.StrEnum, ...]:

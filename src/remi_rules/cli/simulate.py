@@ -6,24 +6,36 @@ with 95 % confidence intervals (:mod:`remi_rules.sim`).  The same seeds are play
 under every ruleset, so the rulesets are compared on the same deals.  ``--format json``
 prints results only (timings go to stderr), so two runs compare byte for byte,
 whatever ``--jobs`` or ``--backend``.
+
+Ctrl-C (SIGINT) or SIGTERM stops a simulation at once, whatever the backend: the
+workers are stopped (:mod:`remi_rules.sim.workers`), one line on stderr says so (in
+``--lang``), nothing goes to stdout, and the exit code is 130 for SIGINT, 143 for
+SIGTERM (128 + the signal's number, as a shell reports a process it killed).
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
+import gc
 import os
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from types import FrameType
+from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from .. import serde, variants
-from ..errors import RemiError
+from ..errors import InvalidSimulationError, SimErrorCode
 from ..ruleset import Ruleset
 from ..sim import BACKENDS, BOTS, Simulation
 from ..sim import run as run_simulation
 from ..sim.report import to_csv, to_json, to_table, write_plot
-from .common import CliError
+from ..sim.workers import STOP_SIGNALS
+from .common import CliError, add_lang
+from .texts import tr
 
 if TYPE_CHECKING:
     from .common import Subparsers
@@ -69,6 +81,7 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
         default=None,
         help="a progress bar on stderr (default: when stderr is a terminal)",
     )
+    add_lang(parser)
     return parser
 
 
@@ -121,20 +134,96 @@ class _Bar:
         if self.tqdm is not None:
             self.tqdm.close()
 
+    def abandon(self) -> None:
+        """Clear the bar's line (the run was stopped), so that what follows starts it."""
+        if self.tqdm is not None:
+            self.tqdm.leave = False
+            self.tqdm.close()
+        elif self.enabled and 0 < self.done < self.total:
+            self.err.write("\r" + " " * 80 + "\r")
+            self.err.flush()
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGINT or SIGTERM arrived during a simulation (``signum`` says which).  A
+    :class:`KeyboardInterrupt`, so that :func:`remi_rules.sim.run` stops its workers
+    for either."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+STOP_EXIT: Final = 128
+"""A stopped simulation exits with 128 + the signal's number: 130 for SIGINT, 143 for
+SIGTERM."""
+
+_Handlers = dict[signal.Signals, Any]
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    # The first signal stops the run; later ones are ignored until the handlers are
+    # restored, so that neither the cleanup nor the one line reporting it is cut short.
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+    raise Stopped(signum)
+
+
+def _catch_stop_signals(previous: _Handlers) -> None:
+    """Turn SIGINT and SIGTERM into :class:`Stopped` (in the main thread only, where
+    Python runs signal handlers), keeping the handlers to restore in ``previous``."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in STOP_SIGNALS:
+        handler = signal.getsignal(sig)
+        if handler is None:
+            continue  # installed outside Python: leave it alone
+        previous[sig] = handler
+        signal.signal(sig, _stop)
+
+
+_quick_exit_registered = False
+
+
+def _quick_exit() -> None:
+    """At interpreter exit, leave the objects alive then to the operating system
+    (:func:`gc.freeze`) instead of collecting them one by one: with Ray imported that
+    collection alone takes over a second, which a stopped simulation cannot afford.
+    Registered with :mod:`atexit`, so it changes nothing for a caller of
+    :func:`remi_rules.cli.main` that goes on running."""
+    global _quick_exit_registered
+    if not _quick_exit_registered:
+        _quick_exit_registered = True
+        atexit.register(gc.freeze)
+
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO | None = None) -> int:
     """Run the simulation the options describe; the report to ``out``, the progress
-    and the time taken to ``err`` (stderr)."""
+    and the time taken to ``err`` (stderr).  SIGINT and SIGTERM stop it: one line on
+    ``err`` and :data:`STOP_EXIT` + the signal's number."""
     err = err or sys.stderr
+    lang: str = getattr(args, "lang", "en")
+    previous: _Handlers = {}
+    _quick_exit()
+    try:
+        _catch_stop_signals(previous)
+        return _simulate(args, out, err)
+    except KeyboardInterrupt as exc:
+        signum = exc.signum if isinstance(exc, Stopped) else int(signal.SIGINT)
+        name = signal.Signals(signum).name
+        err.write(f"remi-rules: {tr(lang, 'sim_stopped', signal=name)}\n")
+        err.flush()
+        return STOP_EXIT + signum
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     bots = tuple(b.strip().lower() for b in args.bots.split(",") if b.strip())
     if args.jobs < 1:
-        raise CliError("sim_bad", why=f"--jobs must be at least 1, not {args.jobs}")
-    try:
-        sim = Simulation(_rulesets(args), bots, args.rounds, args.seed)
-    except ValueError as exc:
-        if isinstance(exc, RemiError):
-            raise
-        raise CliError("sim_bad", why=str(exc)) from None
+        raise InvalidSimulationError(SimErrorCode.BAD_JOBS, jobs=args.jobs)
+    sim = Simulation(_rulesets(args), bots, args.rounds, args.seed)
     show = args.progress if args.progress is not None else err.isatty()
     bar = _Bar(args.rounds * len(sim.rulesets), show, err)
     started = time.perf_counter()
@@ -142,10 +231,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO | None = None) -> int
         results = run_simulation(
             sim, jobs=args.jobs, backend=args.backend, address=args.ray_address, progress=bar
         )
-    except RuntimeError as exc:  # an optional extra is missing (Ray)
-        raise CliError("sim_bad", why=str(exc)) from None
-    finally:
-        bar.close()
+    except BaseException:
+        bar.abandon()
+        raise
+    bar.close()
     elapsed = time.perf_counter() - started
     total = args.rounds * len(sim.rulesets)
     err.write(

@@ -231,6 +231,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
         "simularea nu poate porni: {why}",
         "the simulation cannot start: {why}",
     ),
+    "sim_stopped": (
+        "simularea a fost oprită ({signal}); nu s-a scris niciun rezultat",
+        "the simulation was stopped ({signal}); no results were written",
+    ),
     "unknown_bot": (
         "bot necunoscut „{name}”: alege dintre {known}",
         "unknown bot '{name}': choose from {known}",

@@ -5,7 +5,13 @@ compare variants and house rules (``remi-rules simulate``, docs/simulation.md).
   range of seeds), schedulable anywhere;
 * :class:`Simulation` / :func:`run`: split into tasks, run on a backend (processes or
   Ray), gathered in seed order and summarised (:mod:`remi_rules.sim.stats`);
+* :mod:`remi_rules.sim.workers`: the worker processes, which stop at once on
+  Ctrl-C and never outlive their parent;
 * :mod:`remi_rules.sim.report`: the results as a table, JSON, CSV or a plot.
+
+A value of the wrong type raises :class:`TypeError`, a value out of range an
+:class:`~remi_rules.errors.InvalidSimulationError` with a
+:class:`~remi_rules.errors.SimErrorCode`.
 
 >>> from remi_rules import variants
 >>> from remi_rules.sim import Simulation, run

@@ -14,14 +14,13 @@ import math
 from collections.abc import Sequence
 from typing import Any, Final
 
-from .tasks import RoundOutcome
+from ..errors import InvalidSimulationError, SimErrorCode
+from .tasks import END_REASONS, RoundOutcome, check_bots, check_int
 
 __all__ = ["END_REASONS", "Z95", "mean_ci", "summarize", "wilson_ci"]
 
 Z95: Final = 1.959963984540054
 """The standard normal quantile of a two-sided 95 % interval."""
-
-END_REASONS: Final = ("closed", "stock_exhausted", "max_turns")
 
 _DIGITS: Final = 4
 
@@ -30,8 +29,26 @@ def _r(x: float) -> float:
     return round(x, _DIGITS)
 
 
+def _sequence(what: str, values: object) -> Sequence[object]:
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence):
+        raise TypeError(f"{what} must be a sequence, not {type(values).__name__}")
+    return values
+
+
 def mean_ci(values: Sequence[float]) -> dict[str, float]:
-    """Mean, standard deviation and the 95 % interval of the mean."""
+    """Mean, standard deviation and the 95 % interval of the mean (all 0 for no
+    values).  :class:`TypeError` unless ``values`` is a sequence of ``int`` or
+    ``float``; :class:`~remi_rules.errors.InvalidSimulationError`
+    (:attr:`~remi_rules.errors.SimErrorCode.BAD_VALUES`) for a NaN or an infinity."""
+    for v in _sequence("values", values):
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            raise TypeError(f"values must be numbers, not {type(v).__name__}")
+        try:
+            finite = math.isfinite(v)
+        except OverflowError:  # an int too large for a float
+            finite = False
+        if not finite:
+            raise InvalidSimulationError(SimErrorCode.BAD_VALUES, value=v)
     n = len(values)
     if n == 0:
         return {"mean": 0.0, "sd": 0.0, "ci_low": 0.0, "ci_high": 0.0}
@@ -47,7 +64,14 @@ def mean_ci(values: Sequence[float]) -> dict[str, float]:
 
 
 def wilson_ci(hits: int, n: int) -> dict[str, float]:
-    """A share and its 95 % Wilson score interval."""
+    """A share and its 95 % Wilson score interval (all 0 for ``n == 0``).
+    :class:`TypeError` unless both are ``int``;
+    :class:`~remi_rules.errors.InvalidSimulationError`
+    (:attr:`~remi_rules.errors.SimErrorCode.BAD_COUNTS`) unless ``0 <= hits <= n``."""
+    check_int("hits", hits)
+    check_int("n", n)
+    if not 0 <= hits <= n:
+        raise InvalidSimulationError(SimErrorCode.BAD_COUNTS, hits=hits, n=n)
     if n == 0:
         return {"share": 0.0, "ci_low": 0.0, "ci_high": 0.0}
     p = hits / n
@@ -73,7 +97,20 @@ def _quantiles(values: Sequence[int]) -> dict[str, float]:
 
 
 def summarize(outcomes: Sequence[RoundOutcome], bots: Sequence[str]) -> dict[str, Any]:
-    """The measurements of one ruleset's rounds (in seed order)."""
+    """The measurements of one ruleset's rounds (in seed order), seat ``s`` taken by
+    ``bots[s]``.  :class:`TypeError` unless ``outcomes`` is a sequence of
+    :class:`~remi_rules.sim.RoundOutcome` and ``bots`` a tuple or list of names;
+    :class:`~remi_rules.errors.InvalidSimulationError` for bots out of range
+    (:func:`~remi_rules.sim.tasks.check_bots`) or a round with another number of
+    seats than ``bots`` (:attr:`~remi_rules.errors.SimErrorCode.BAD_OUTCOME`)."""
+    bots = check_bots(bots)
+    for o in _sequence("outcomes", outcomes):
+        if not isinstance(o, RoundOutcome):
+            raise TypeError(f"outcomes must be RoundOutcome values, not {type(o).__name__}")
+        if len(o.totals) != len(bots):
+            raise InvalidSimulationError(
+                SimErrorCode.BAD_OUTCOME, why=f"{len(o.totals)} totals for {len(bots)} bots"
+            )
     rounds = sorted(outcomes, key=lambda o: o.seed)
     n = len(rounds)
     players = len(bots)
