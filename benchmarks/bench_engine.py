@@ -85,6 +85,7 @@ from remi_rules.engine import (
     tile_census,
 )
 from remi_rules.engine.events import AnnouncementMissed, RoundEnded, StockReshuffled
+from remi_rules.engine.legal import canonical_step
 from remi_rules.errors import IllegalStepError, InvalidMeldError, InvalidOpeningError
 from remi_rules.lipire import End
 from remi_rules.melds import MeldKind, analyze_meld
@@ -701,8 +702,11 @@ def check_state(state: GameState) -> list[str]:
     return out
 
 
-def _norm(step: Step) -> object:
-    """A step as legal_steps() would list it (a set's tiles in any order)."""
+def _norm(step: Step, state: GameState | None = None) -> object:
+    """A step as legal_steps() would list it (a set's tiles in any order; with
+    ``state``, its canonical copies: ``canonical_step``)."""
+    if state is not None:
+        step = canonical_step(state, step)
     if isinstance(step, MeldTiles):
         return ("meld", tuple(sorted(step.tiles)))
     return step
@@ -732,11 +736,11 @@ class Driver:
             events = game.apply(step)
         except IllegalStepError as err:
             tally.engine_s += _clock() - t0
-            if legal is not None and _norm(step) in legal:
+            if legal is not None and _norm(step, before) in legal:
                 tally.note_disagreement(f"listed by legal_steps but refused ({err.code}): {step}")
             raise
         tally.engine_s += _clock() - t0
-        if legal is not None and _norm(step) not in legal:
+        if legal is not None and _norm(step, before) not in legal:
             tally.note_disagreement(f"applied but not listed by legal_steps: {step}")
         tally.steps += 1
         kinds = tally.kinds
