@@ -346,3 +346,26 @@ def test_rupe_03_the_take_prefilter_lets_every_legal_take_through() -> None:
                     tile = state.table.tile(state.row[index])
                     assert _might_justify(tile, tiles, rules, bridged=bridged), (seed, index)
             game.apply(bots[state.current].choose(game.view(state.current)))
+
+
+# -- the same choices as the hint before its search was pruned ------------------------------
+
+
+@pytest.mark.rule("ONLINE-06")
+@pytest.mark.parametrize("name", ALL)
+def test_the_plans_on_seeded_views_are_the_recorded_ones(name: str) -> None:
+    # tests/golden/hint_plans.json was recorded from the exhaustive search (a94c612):
+    # pruning candidates by their bound and sharing work between takes must not change
+    # a single plan, its notes or its valuation.
+    import json
+
+    from hint_golden import GOLDEN, record, views
+
+    golden = json.loads(GOLDEN.read_text(encoding="utf-8"))[name]
+    asked = 0
+    for (where, view, samples), want in zip(views(name), golden, strict=True):
+        assert {**where, "samples": samples} == {k: v for k, v in want.items() if k != "plan"}
+        got = record(hint(view, samples=samples))
+        assert got == want["plan"], (where, samples)
+        asked += 1
+    assert asked == len(golden) > 900
