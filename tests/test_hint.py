@@ -318,7 +318,7 @@ def test_rupe_03_the_take_prefilter_lets_every_legal_take_through() -> None:
     from remi_rules.engine import TakeLastDiscard
     from remi_rules.engine.transition import _verify_row_take
     from remi_rules.errors import IllegalStepError
-    from remi_rules.hints import _might_justify
+    from remi_rules.hints_score import might_justify as _might_justify
 
     rules = variants.get("rummy45")
     rack = parse_tiles("6G 3N 2N 3G 5A 6A 2A 2A")

@@ -1,0 +1,695 @@
+"""The hint's search (ONLINE-06): candidate turns built from the exact solver, played
+out with the engine's own transition, the best one kept.
+
+:class:`Planner` does the work of :func:`remi_rules.hints.hint` (docs/solver.md, "The
+hint"):
+
+* every take (the last discard, each rupere, the atu) and the draw, then the actions:
+  the opening, or the melds with lay-offs, with and without joker swaps, the
+  justifying meld of a take first, and each close the rack allows;
+* each candidate is played out on a copy of the position with
+  :func:`~remi_rules.engine.transition.apply_step`, so only legal turns survive, and
+  valued by :func:`~remi_rules.hints_score.turn_score`;
+* what cannot beat the best turn found so far is not played out (the bounds of
+  :mod:`remi_rules.hints_score`), and what several candidates share (solver answers,
+  lay-off refusals, discard orders) is computed once per hint call.
+
+All solver calls go through :func:`search` (one place to switch the solver).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+
+import attrs
+
+from . import partition
+from .engine import (
+    AnnounceAtu,
+    AnnounceFewTiles,
+    Close,
+    Discard,
+    Draw,
+    GameState,
+    LayOff,
+    MeldTiles,
+    Phase,
+    PlayerView,
+    Rupere,
+    Step,
+    SwapJoker,
+    TakeAtu,
+    TakeLastDiscard,
+    Undo,
+    score_state,
+)
+from .engine.transition import NoChance, apply_step
+from .errors import IllegalStepError, RemiError
+from .hints_explain import SHAPE, WHY, Note, NoteCode, TurnPlan, few_tiles_note, meld_text
+from .hints_score import Keeper, extensions, might_justify, turn_score
+from .lipire import End, might_fit
+from .melds import Meld, MeldKind
+from .opening import min_rack_after_opening
+from .ruleset import AtuBonusTrigger, Ruleset
+from .rupere import justifying_melds
+from .solver import opening_split
+from .tiles import Tile
+from .values import rack_value_end
+
+__all__ = ["Planner", "search"]
+
+Split = tuple[int, tuple[partition.Candidate, ...]]
+"""The solver's answer: ``(value, melds)``."""
+
+
+def search(
+    counts: Sequence[int],
+    rules: Ruleset,
+    *,
+    tiles: bool = False,
+    min_leftover: int = 0,
+    layable: Mapping[int, int] | None = None,
+    opening: Sequence[Meld] | None = None,
+) -> Split | None:
+    """Every question the hint asks the solver, in one place.
+
+    The best split of the hand ``counts`` (the solver's 105 fields): most points
+    (``points * 64 + tiles``), or with ``tiles`` most tiles placed; at least
+    ``min_leftover`` tiles kept.  ``layable`` maps a field to the etalare worth of
+    laying it off (a tile placed on its own for ``worth * 64 + 1``, or for 1 with
+    ``tiles``).  ``opening`` (the melds already down this turn, possibly none) asks
+    for the best first etalare instead (:func:`~remi_rules.solver.opening_split`).
+    None when no split meets the constraints."""
+    if opening is not None:
+        return opening_split(list(counts), rules, min_leftover=min_leftover, melded=opening)
+    extra = None
+    if layable:
+        fits = layable
+        extra = (
+            (lambda f: 1 if f in fits else 0)
+            if tiles
+            else (lambda f: fits.get(f, 0) * 64 + 1 if f in fits else 0)
+        )
+    constraints = partition.Constraints(min_leftover=min_leftover)
+    return partition.solve(
+        counts, rules, tiles_objective=tiles, constraints=constraints, extra=extra
+    )
+
+
+@attrs.define
+class _Sim:
+    """A candidate turn being played out on a copy of the position."""
+
+    state: GameState
+    steps: list[Step] = attrs.Factory(list)
+    notes: list[Note] = attrs.Factory(list)
+    points: int = 0
+
+    def copy(self) -> _Sim:
+        return _Sim(self.state, list(self.steps), list(self.notes), self.points)
+
+    def rack(self, seat: int) -> tuple[int, ...]:
+        return self.state.seats[seat].rack
+
+    def apply(self, step: Step) -> bool:
+        """Apply ``step`` if it is legal; keep the points it puts down."""
+        try:
+            new, _ = apply_step(self.state, step, NoChance())
+        except IllegalStepError:
+            return False
+        if isinstance(step, MeldTiles):
+            self.points += new.table.melds[-1].meld.points
+        elif isinstance(step, LayOff):
+            meld = new.table.melds[step.meld]
+            self.points += meld.meld.tile_values[meld.position_of(step.tile)]
+        self.state = new
+        self.steps.append(step)
+        return True
+
+
+Scored = tuple[float, _Sim]
+
+
+class Planner:
+    """One hint call: the search from ``view`` (see the module docstring)."""
+
+    def __init__(self, view: PlayerView, samples: int) -> None:
+        self.view = view
+        self.rules = view.rules
+        self.seat = view.seat
+        self.samples = samples
+        seed = (view.turn * 1_000_003 + view.seat * 7_919 + sum(view.rack)) & 0xFFFFFFFF
+        self.rng = random.Random(seed)
+        self.start = view.sample_state(random.Random(seed))
+        self.opened_before = self.start.seats[self.seat].opened
+        unseen_at = [[0] * 4 for _ in range(14)]
+        for tile, count in view.unseen().items():
+            acting = tile.acts_as
+            if acting is not None and acting.rank is not None and acting.color is not None:
+                unseen_at[acting.rank][acting.color.index] += count
+        self.keeper = Keeper(self.rules, unseen_at)
+        self._draw_cache: float | None = None
+
+    # -- the turn as a whole ------------------------------------------------------------
+
+    def plan(self) -> TurnPlan:
+        state = self.start
+        turn = state.pending
+        assert turn is not None
+        sim = _Sim(state)
+        self._announce_atu(sim)
+        if state.phase is Phase.TAKE:
+            return self._plan_take(sim)
+        if turn.took is None:  # the starter's first turn (TURN-01)
+            sim.notes.append(Note(NoteCode.FIRST_TURN))
+            end = self._discard(sim)
+            best = self._best([end] if end is not None else [])
+            if best is None:
+                raise AssertionError("a starter's first discard is always legal")
+            return self._finish(best, complete=True)
+        best = self._best(self._action_candidates(sim))
+        if best is None:
+            undo = _Sim(state, notes=[Note(NoteCode.UNDO)])
+            undo.steps.append(Undo())
+            return self._finish((0.0, undo), complete=False)
+        return self._finish(best, complete=True)
+
+    def _finish(self, best: Scored, *, complete: bool) -> TurnPlan:
+        score, sim = best
+        state = sim.state
+        closes = state.end is not None and state.end.closer == self.seat
+        opens = not self.opened_before and state.seats[self.seat].opened
+        return TurnPlan(
+            seat=self.seat,
+            steps=tuple(sim.steps),
+            notes=tuple(sim.notes),
+            complete=complete,
+            closes=closes,
+            opens=opens,
+            points=sim.points,
+            score=round(score, 3),
+        )
+
+    def _announce_atu(self, sim: _Sim) -> None:
+        """ATU-02: announce the twin before one's first take (clasic), where it pays."""
+        rules = self.rules
+        if rules.atu_bonus_trigger is not AtuBonusTrigger.ANNOUNCE_AT_START:
+            return
+        if sim.apply(AnnounceAtu(self.seat)):
+            tile = sim.state.table.tile(sim.state.atu ^ 1)
+            sim.notes.append(
+                Note(NoteCode.ANNOUNCE_ATU, {"tile": str(tile), "bonus": rules.atu_bonus_points})
+            )
+
+    # -- the take -----------------------------------------------------------------------
+
+    def _plan_take(self, sim: _Sim) -> TurnPlan:
+        state = sim.state
+        options: list[Scored] = []
+        takes: list[Step] = [TakeLastDiscard()] if state.row else []
+        takes += [Rupere(i) for i in range(len(state.row) - 1)]
+        if state.atu_face_up:
+            takes.append(TakeAtu())
+        rack = [state.table.tile(i) for i in state.seats[self.seat].rack]
+        first_taken: _Sim | None = None
+        for take in takes:
+            if isinstance(take, TakeAtu):
+                picked = state.atu
+            elif isinstance(take, Rupere):
+                picked = state.row[take.index]
+            else:
+                picked = state.row[-1]
+            bridged = isinstance(take, Rupere)
+            if not might_justify(state.table.tile(picked), rack, self.rules, bridged=bridged):
+                continue
+            taken = sim.copy()
+            if not taken.apply(take):
+                continue
+            first_taken = first_taken or taken
+            self._note_take(taken, take, state)
+            best = self._best(self._action_candidates(taken))
+            if best is not None:
+                options.append(best)
+        drawn = sim.copy()
+        can_draw = drawn.apply(Draw())
+        if not options:
+            if not can_draw and first_taken is not None:
+                # The stock is out and no take could be played out to a legal end here:
+                # the take, and the rest asked for again.
+                return self._finish((0.0, first_taken), complete=False)
+            drawn.notes += [Note(NoteCode.DRAW_ONLY), Note(NoteCode.THEN_ASK)]
+            return self._finish((0.0, drawn), complete=False)
+        best = max(options, key=lambda o: o[0])
+        if can_draw and self._draw_value(state) >= best[0]:
+            drawn.notes += [Note(NoteCode.DRAW), Note(NoteCode.THEN_ASK)]
+            return self._finish((self._draw_value(state), drawn), complete=False)
+        return self._finish(best, complete=True)
+
+    def _note_take(self, sim: _Sim, take: Step, before: GameState) -> None:
+        """The take's note; the meld it goes into is filled in once it is known."""
+        turn = sim.state.pending
+        assert turn is not None and turn.obligation is not None
+        picked = turn.obligation.picked
+        tile = str(sim.state.table.tile(picked))
+        if isinstance(take, TakeAtu):
+            sim.notes.append(Note(NoteCode.TAKE_ATU, {"tile": tile}))
+        elif isinstance(take, TakeLastDiscard):
+            sim.notes.append(Note(NoteCode.TAKE_LAST, {"tile": tile, "meld": "?"}))
+        else:
+            count = len(before.row) - before.row.index(picked)
+            sim.notes.append(Note(NoteCode.RUPERE, {"tile": tile, "count": count, "meld": "?"}))
+
+    def _draw_value(self, state: GameState) -> float:
+        """The expected valuation of a draw: the best turn after drawing each of a few
+        sampled unseen tiles (seeded), or with a blank draw when ``samples`` is 0."""
+        if self._draw_cache is not None:
+            return self._draw_cache
+        unseen = set(self.view.hidden_ids())
+        hidden = [i for i in state.stock] + [
+            i for s, seat in enumerate(state.seats) if s != self.seat for i in seat.rack
+        ]
+        hidden = [i for i in hidden if i in unseen]
+        picks = (
+            self.rng.sample(hidden, min(self.samples, len(hidden))) if self.samples else hidden[:1]
+        )
+        total = 0.0
+        for tile_id in picks:
+            sim = _Sim(self._with_stock_top(state, tile_id))
+            if not sim.apply(Draw()):
+                continue
+            best = self._best(self._action_candidates(sim))
+            total += best[0] if best is not None else 0.0
+        value = total / len(picks) if picks else 0.0
+        self._draw_cache = value
+        return value
+
+    @staticmethod
+    def _with_stock_top(state: GameState, tile_id: int) -> GameState:
+        """The sampled position with ``tile_id`` on top of the stock."""
+        stock = state.stock
+        if not stock:
+            return state
+        if tile_id in stock:
+            rest = tuple(i for i in stock if i != tile_id)
+            return attrs.evolve(state, stock=(tile_id, *rest))
+        top = stock[0]
+        seats = tuple(
+            attrs.evolve(s, rack=tuple(top if i == tile_id else i for i in s.rack))
+            if tile_id in s.rack
+            else s
+            for s in state.seats
+        )
+        return attrs.evolve(state, seats=seats, stock=(tile_id, *stock[1:]))
+
+    # -- the action phase ---------------------------------------------------------------
+
+    def _best(self, candidates: Iterator[_Sim] | list[_Sim]) -> Scored | None:
+        best: Scored | None = None
+        for sim in candidates:
+            score = turn_score(sim.state, sim.points, self.seat, self.opened_before, self.rules)
+            if best is None or score > best[0]:
+                best = (score, sim)
+        return best
+
+    def _action_candidates(self, sim: _Sim) -> Iterator[_Sim]:
+        """Finished turns (ended by a discard or a close) to choose from."""
+        state = sim.state
+        seat = state.seats[self.seat]
+        turn = state.pending
+        assert turn is not None
+        rules = self.rules
+        if seat.turns == 1 and rules.first_turn_no_meld:
+            end = self._discard(sim, first_turn=True)
+            if end is not None:
+                yield end
+            return
+        if seat.declared_pe_tabla and rules.pe_tabla_enabled and not turn.opened_before:
+            yield from self._pe_tabla(sim)
+            return
+        if not turn.opened_before:
+            yield from self._opening(sim)
+            return
+        for swapped in self._swaps(sim):
+            for forced in self._forced(swapped, keep=1):
+                yield from self._melds_and_ends(forced)
+
+    def _forced(self, sim: _Sim, *, keep: int) -> Iterator[_Sim]:
+        """The justifying meld of a take not yet met (RUPE-01), each way it can be
+        made; else the position unchanged."""
+        state = sim.state
+        turn = state.pending
+        assert turn is not None
+        ob = turn.obligation
+        placed = {i for m in turn.new_melds for i in state.table.melds[m].ids}
+        if ob is None or ob.picked in placed:
+            yield sim
+            return
+        seen: set[tuple[Tile, ...]] = set()
+        held = len(sim.rack(self.seat))
+        try:
+            options = justifying_melds(
+                ob.picked,
+                ob.rack_before_take,
+                self.rules,
+                also_taken=ob.also_taken,
+                acquired_later=turn.swapped_jokers,
+                min_left=keep,
+                jokers=state.table.jokers,
+            )
+        except RemiError:
+            return
+        for ids in options:
+            if any(i not in sim.rack(self.seat) for i in ids) or held - len(ids) < keep:
+                continue
+            values = tuple(state.table.tile(i) for i in ids)
+            if values in seen:
+                continue
+            seen.add(values)
+            forced = sim.copy()
+            if forced.apply(MeldTiles(ids)):
+                self._fill_take_note(forced)
+                yield forced
+
+    def _fill_take_note(self, sim: _Sim) -> None:
+        meld = meld_text(sim.state.table.melds[-1])
+        for k, note in enumerate(sim.notes):
+            if (
+                note.code in (NoteCode.TAKE_LAST, NoteCode.RUPERE)
+                and note.details.get("meld") == "?"
+            ):
+                sim.notes[k] = Note(note.code, {**note.details, "meld": meld})
+                return
+        points = sim.state.table.melds[-1].meld.points
+        sim.notes.append(Note(NoteCode.MELD, {"meld": meld, "points": points}))
+
+    # -- openings -----------------------------------------------------------------------
+
+    def _opening(self, sim: _Sim) -> Iterator[_Sim]:
+        keep = min_rack_after_opening(self.rules)
+        found_any = False
+        for forced in self._forced(sim, keep=keep):
+            done = forced.state.pending
+            assert done is not None
+            melded = [forced.state.table.melds[m].meld for m in done.new_melds]
+            rack = forced.rack(self.seat)
+            counts = self._counts(forced.state, rack)
+            split = search(counts, self.rules, min_leftover=keep, opening=melded)
+            if split is None:
+                continue
+            opened = forced.copy()
+            if not self._put_down(opened, split[1]):
+                continue
+            self._layoffs(opened, keep=keep, own_new_only=True)  # OPEN-07: own new melds only
+            pending = opened.state.pending
+            assert pending is not None
+            melds = [opened.state.table.melds[m] for m in pending.new_melds]
+            opened.notes = [n for n in opened.notes if n.code is not NoteCode.MELD]
+            opened.notes.append(
+                Note(
+                    NoteCode.OPEN,
+                    {
+                        "melds": " | ".join(meld_text(m) for m in melds),
+                        "points": sum(m.meld.points for m in melds),
+                        "minimum": self.rules.opening_min_points,
+                    },
+                )
+            )
+            end = self._discard(opened)
+            if end is not None:
+                found_any = True
+                yield end
+        if sim.state.pending is not None and sim.state.pending.obligation is None:
+            plain = sim.copy()
+            if not found_any:
+                shape_ro, shape_en = SHAPE[self.rules.opening_composition]
+                plain.notes.append(
+                    Note(
+                        NoteCode.NO_OPENING,
+                        {
+                            "minimum": self.rules.opening_min_points,
+                            "shape_ro": shape_ro,
+                            "shape_en": shape_en,
+                        },
+                    )
+                )
+            end = self._discard(plain)
+            if end is not None:
+                yield end
+
+    def _pe_tabla(self, sim: _Sim) -> Iterator[_Sim]:
+        """A pe-tablă declarer melds only to close at once (CLOSE-06)."""
+        for forced in self._forced(sim, keep=1):
+            yield from (c for c in self._closes(forced) if c is not None)
+        if sim.state.pending is not None and sim.state.pending.obligation is None:
+            end = self._discard(sim.copy())
+            if end is not None:
+                yield end
+
+    # -- melds, lay-offs and swaps of an opened seat ------------------------------------
+
+    def _swaps(self, sim: _Sim) -> Iterator[_Sim]:
+        """The position without swaps, then with each joker swap the rack allows, then
+        with all of them (JOLY-01)."""
+        yield sim
+        options: list[SwapJoker] = []
+        table = sim.state.table
+        for tile_id in sim.rack(self.seat):
+            tile = table.tile(tile_id)
+            if tile.is_joker:
+                continue
+            for index, meld in enumerate(table.melds):
+                for slot in meld.meld.jokers:
+                    if tile in slot.candidates:
+                        options.append(SwapJoker(tile_id, index, meld.ids[slot.position]))
+        done: list[_Sim] = []
+        for step in options:
+            swapped = sim.copy()
+            if swapped.apply(step):
+                self._note_swap(swapped, step, sim.state)
+                done.append(swapped)
+                yield swapped
+        if len(done) > 1:
+            both = sim.copy()
+            applied = 0
+            for step in options:
+                if both.apply(step):
+                    self._note_swap(both, step, sim.state)
+                    applied += 1
+            if applied > 1:
+                yield both
+
+    @staticmethod
+    def _note_swap(sim: _Sim, step: SwapJoker, before: GameState) -> None:
+        sim.notes.append(
+            Note(
+                NoteCode.SWAP,
+                {
+                    "tile": str(before.table.tile(step.tile)),
+                    "meld": meld_text(before.table.melds[step.meld]),
+                },
+            )
+        )
+
+    def _melds_and_ends(self, sim: _Sim) -> Iterator[_Sim]:
+        """Melds (the solver's best, lay-offs counted), lay-offs, then the end: every
+        close the rack allows, or the best discard."""
+        yield from (c for c in self._closes(sim) if c is not None)
+        placed = sim.copy()
+        rack = placed.rack(self.seat)
+        split = search(
+            self._counts(placed.state, rack),
+            self.rules,
+            min_leftover=1,
+            layable=self._layable(placed.state, rack),
+        )
+        if split is not None:
+            self._put_down(placed, split[1])
+        self._layoffs(placed, keep=1)
+        end = self._end(placed)
+        if end is not None:
+            yield end
+
+    def _closes(self, sim: _Sim) -> Iterator[_Sim | None]:
+        """Each way to close now: every distinct tile tried as the closing tile, the
+        rest melded or laid off (the solver), when the rack is small enough to try."""
+        rack = sim.rack(self.seat)
+        if len(rack) > 12:
+            return
+        table = sim.state.table
+        tried: set[Tile] = set()
+        for last in sorted(rack, key=lambda i: (-rack_value_end(table.tile(i), self.rules), i)):
+            value = table.tile(last)
+            if value in tried:
+                continue
+            tried.add(value)
+            rest = [i for i in rack if i != last]
+            counts = self._counts(sim.state, rest)
+            split = search(counts, self.rules, tiles=True, layable=self._layable(sim.state, rest))
+            if split is None or split[0] < len(rest):
+                continue
+            closing = sim.copy()
+            if not self._put_down(closing, split[1], avoid=(last,)):
+                continue
+            self._layoffs(closing, keep=1, avoid=(last,))
+            if closing.rack(self.seat) == (last,):
+                yield self._end(closing)
+
+    def _put_down(
+        self, sim: _Sim, melds: Sequence[partition.Candidate], avoid: Sequence[int] = ()
+    ) -> bool:
+        """Meld the solver's melds with physical tiles of the rack."""
+        by_value: dict[Tile, list[int]] = {}
+        table = sim.state.table
+        for i in sim.rack(self.seat):
+            if i not in avoid:
+                by_value.setdefault(table.tile(i), []).append(i)
+        for cand in sorted(melds, key=lambda c: c.key):
+            ids: list[int] = []
+            for tile in cand.tiles:
+                pool = by_value.get(tile)
+                if not pool:
+                    return False
+                ids.append(pool.pop(0))
+            if not sim.apply(MeldTiles(tuple(ids))):
+                return False
+            sim.notes.append(
+                Note(
+                    NoteCode.MELD,
+                    {"meld": meld_text(sim.state.table.melds[-1]), "points": cand.points},
+                )
+            )
+        return True
+
+    def _layoffs(
+        self, sim: _Sim, *, keep: int, avoid: Sequence[int] = (), own_new_only: bool = False
+    ) -> None:
+        """Lay off rack tiles wherever they fit, the costliest first, while more than
+        ``keep`` tiles stay (jokers are kept for melds unless they close the turn)."""
+        rules = self.rules
+        progress = True
+        while progress:
+            progress = False
+            state = sim.state
+            rack = sim.rack(self.seat)
+            if len(rack) <= keep:
+                return
+            table = state.table
+            turn = state.pending
+            assert turn is not None
+            targets = turn.new_melds if own_new_only else range(len(table.melds))
+            order = sorted(rack, key=lambda i: (-rack_value_end(table.tile(i), rules), i))
+            for tile_id in order:
+                if tile_id in avoid:
+                    continue
+                tile = table.tile(tile_id)
+                if tile.is_joker and not tile.is_fixed_joker and len(rack) - 1 > keep:
+                    continue
+                for index in targets:
+                    meld = table.melds[index]
+                    if not might_fit(tile, meld):
+                        continue
+                    ends = (End.LOW, End.HIGH) if meld.kind is MeldKind.SUITA else (End.SET,)
+                    for end in ends:
+                        if sim.apply(LayOff(tile_id, index, end)):
+                            sim.notes.append(
+                                Note(
+                                    NoteCode.LAY_OFF,
+                                    {"tile": str(tile), "meld": meld_text(table.melds[index])},
+                                )
+                            )
+                            progress = True
+                            break
+                    if progress:
+                        break
+                if progress:
+                    break
+
+    def _layable(self, state: GameState, rack: Sequence[int]) -> dict[int, int] | None:
+        """What laying each rack value off is worth (by the solver's field), for the
+        values that fit a meld on the table now or after the rack's other tiles have
+        extended it; None if none fits."""
+        table = state.table
+        turn = state.pending
+        assert turn is not None
+        seat = state.seats[self.seat]
+        if not (seat.opened or turn.new_melds) or not table.melds:
+            return None
+        fits: dict[int, int] = {}
+        held = Counter(table.tile(i) for i in rack)
+        for meld in table.melds:
+            for tile, worth in extensions(meld, held):
+                field = partition.field_of(tile)
+                fits[field] = max(fits.get(field, 0), worth)
+        return fits or None
+
+    # -- the end of the turn ------------------------------------------------------------
+
+    def _end(self, sim: _Sim) -> _Sim | None:
+        """Close with the last tile, or discard the tile least worth keeping."""
+        rack = sim.rack(self.seat)
+        if len(rack) == 1:
+            closed = sim.copy()
+            if closed.apply(Close(rack[0])):
+                self._note_close(closed, rack[0], sim.state)
+                return closed
+        return self._discard(sim)
+
+    def _note_close(self, sim: _Sim, tile_id: int, before: GameState) -> None:
+        result = score_state(sim.state)
+        mine = result.seats[self.seat]
+        doubled = mine.multiplier > 1
+        sim.notes.append(
+            Note(
+                NoteCode.CLOSE,
+                {
+                    "tile": str(before.table.tile(tile_id)),
+                    "effect_ro": f" (×{mine.multiplier})" if doubled else "",
+                    "effect_en": f" (×{mine.multiplier})" if doubled else "",
+                    "score": mine.total,
+                },
+            )
+        )
+
+    def _discard(self, sim: _Sim, *, first_turn: bool = False) -> _Sim | None:
+        state = sim.state
+        table = state.table
+        rack = sim.rack(self.seat)
+        tiles = [table.tile(i) for i in rack]
+        for k, alone in self.keeper.order(rack, tiles):
+            done = sim.copy()
+            if first_turn:
+                done.notes.append(Note(NoteCode.FIRST_TURN))
+            if not done.apply(Discard(rack[k])):
+                continue
+            if done.state.end is not None:  # a discard of the last tile closes
+                self._note_close(done, rack[k], state)
+                return done
+            ro, en = WHY["alone" if alone else "least"]
+            done.notes.append(
+                Note(NoteCode.DISCARD, {"tile": str(tiles[k]), "why_ro": ro, "why_en": en})
+            )
+            if any(t.is_joker for t in tiles) and not state.seats[self.seat].opened:
+                done.notes.append(Note(NoteCode.KEEP_JOKER))
+            self._announce_few(done)
+            return done
+        return None
+
+    def _announce_few(self, sim: _Sim) -> None:
+        """ANNOUNCE-01/02: after the discard, announce few tiles where the rules do
+        not do it automatically."""
+        rules = self.rules
+        if rules.announce_automatic or sim.state.announce_window != self.seat:
+            return
+        if not self.start.stock:
+            # With the stock out, whether the round goes on after this discard depends
+            # on tiles the seat cannot see (END-01): the announcement is not part of
+            # the plan (a bot makes it when the window opens).
+            return
+        if sim.apply(AnnounceFewTiles(self.seat)):
+            sim.notes.append(few_tiles_note(len(sim.rack(self.seat)), rules.no_announce_penalty))
+
+    @staticmethod
+    def _counts(state: GameState, ids: Sequence[int]) -> list[int]:
+        return partition.counts_of(state.table.tile(i) for i in ids)
