@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
+from typing import Final
 
 import attrs
 
@@ -46,7 +47,7 @@ from .engine import (
     score_state,
 )
 from .engine.transition import NoChance, apply_step
-from .errors import IllegalStepError, RemiError
+from .errors import IllegalStepError, LayoffErrorCode, RemiError
 from .hints_explain import SHAPE, WHY, Note, NoteCode, TurnPlan, few_tiles_note, meld_text
 from .hints_score import Keeper, extensions, might_justify, turn_score
 from .lipire import End, might_fit
@@ -55,10 +56,13 @@ from .opening import min_rack_after_opening
 from .ruleset import AtuBonusTrigger, Ruleset
 from .rupere import justifying_melds
 from .solver import opening_split
-from .tiles import Tile
+from .table import Table, TableMeld
+from .tiles import JOKER_IDS, Tile
 from .values import rack_value_end
 
 __all__ = ["Planner", "search"]
+
+_FIRST_JOKER: Final = JOKER_IDS[0]
 
 Split = tuple[int, tuple[partition.Candidate, ...]]
 """The solver's answer: ``(value, melds)``."""
@@ -115,10 +119,14 @@ class _Sim:
 
     def apply(self, step: Step) -> bool:
         """Apply ``step`` if it is legal; keep the points it puts down."""
+        return self.try_apply(step) is None
+
+    def try_apply(self, step: Step) -> object | None:
+        """:meth:`apply`, returning None when ``step`` applied, else the refusal's code."""
         try:
             new, _ = apply_step(self.state, step, NoChance())
-        except IllegalStepError:
-            return False
+        except IllegalStepError as err:
+            return err.code
         if isinstance(step, MeldTiles):
             self.points += new.table.melds[-1].meld.points
         elif isinstance(step, LayOff):
@@ -126,10 +134,28 @@ class _Sim:
             self.points += meld.meld.tile_values[meld.position_of(step.tile)]
         self.state = new
         self.steps.append(step)
-        return True
+        return None
 
 
 Scored = tuple[float, _Sim]
+
+_SHAPE_CODES: Final = frozenset(
+    {
+        LayoffErrorCode.MELD_FULL,
+        LayoffErrorCode.END_CLOSED,
+        LayoffErrorCode.BAD_END,
+        LayoffErrorCode.NOT_FITTING,
+        LayoffErrorCode.JOKER_LIMIT,
+        LayoffErrorCode.IS_SWAP,
+    }
+)
+"""Lay-off refusals that depend only on the meld's tiles, the tile's value and the end
+(not on the turn, the rack or the jokers' histories)."""
+
+
+def _joker_codes(table: Table, meld: TableMeld) -> tuple[int, ...]:
+    """The values of the jokers in ``meld`` (a joker întors is the tile it is fixed as)."""
+    return tuple(table.tile(i)._code for i in meld.ids if i >= _FIRST_JOKER)
 
 
 class Planner:
@@ -150,6 +176,8 @@ class Planner:
             if acting is not None and acting.rank is not None and acting.color is not None:
                 unseen_at[acting.rank][acting.color.index] += count
         self.keeper = Keeper(self.rules, unseen_at)
+        self._shape_refusals: set[tuple[int, tuple[int, ...], tuple[int, ...], End]] = set()
+        """Lay-offs refused by the meld's shape alone (:data:`_SHAPE_CODES`)."""
         self._draw_cache: float | None = None
 
     # -- the turn as a whole ------------------------------------------------------------
@@ -566,11 +594,21 @@ class Planner:
         self, sim: _Sim, *, keep: int, avoid: Sequence[int] = (), own_new_only: bool = False
     ) -> None:
         """Lay off rack tiles wherever they fit, the costliest first, while more than
-        ``keep`` tiles stay (jokers are kept for melds unless they close the turn)."""
+        ``keep`` tiles stay (jokers are kept for melds unless they close the turn).
+
+        After each lay-off the tiles are tried again from the costliest: the meld that
+        grew may take one that did not fit before.  A refusal stands while its meld is
+        unchanged (the rack only shrinks), so it is not asked again in this call; a
+        refusal by the meld's shape alone is not asked again in this hint."""
         rules = self.rules
-        progress = True
-        while progress:
-            progress = False
+        table = sim.state.table
+        order = sorted(
+            (i for i in sim.rack(self.seat) if i not in avoid),
+            key=lambda i: (-rack_value_end(table.tile(i), rules), i),
+        )
+        refused: set[tuple[int, int, End, int]] = set()
+        shape = self._shape_refusals
+        while True:
             state = sim.state
             rack = sim.rack(self.seat)
             if len(rack) <= keep:
@@ -579,9 +617,9 @@ class Planner:
             turn = state.pending
             assert turn is not None
             targets = turn.new_melds if own_new_only else range(len(table.melds))
-            order = sorted(rack, key=lambda i: (-rack_value_end(table.tile(i), rules), i))
+            laid = False
             for tile_id in order:
-                if tile_id in avoid:
+                if tile_id not in rack:
                     continue
                 tile = table.tile(tile_id)
                 if tile.is_joker and not tile.is_fixed_joker and len(rack) - 1 > keep:
@@ -590,21 +628,30 @@ class Planner:
                     meld = table.melds[index]
                     if not might_fit(tile, meld):
                         continue
-                    ends = (End.LOW, End.HIGH) if meld.kind is MeldKind.SUITA else (End.SET,)
-                    for end in ends:
-                        if sim.apply(LayOff(tile_id, index, end)):
+                    size = len(meld.ids)
+                    form = (tile._code, meld.ids, _joker_codes(table, meld))
+                    for end in (End.LOW, End.HIGH) if meld.kind is MeldKind.SUITA else (End.SET,):
+                        if (tile_id, index, end, size) in refused or (*form, end) in shape:
+                            continue
+                        code = sim.try_apply(LayOff(tile_id, index, end))
+                        if code is None:
                             sim.notes.append(
                                 Note(
                                     NoteCode.LAY_OFF,
-                                    {"tile": str(tile), "meld": meld_text(table.melds[index])},
+                                    {"tile": str(tile), "meld": meld_text(meld)},
                                 )
                             )
-                            progress = True
+                            laid = True
                             break
-                    if progress:
+                        refused.add((tile_id, index, end, size))
+                        if code in _SHAPE_CODES:
+                            shape.add((*form, end))
+                    if laid:
                         break
-                if progress:
+                if laid:
                     break
+            if not laid:
+                return
 
     def _layable(self, state: GameState, rack: Sequence[int]) -> dict[int, int] | None:
         """What laying each rack value off is worth (by the solver's field), for the
