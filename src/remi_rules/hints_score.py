@@ -33,6 +33,7 @@ __all__ = [
     "extensions",
     "might_justify",
     "partners",
+    "partners_all",
     "turn_score",
 ]
 
@@ -109,16 +110,45 @@ def partners(k: int, tiles: Sequence[Tile]) -> int:
     return count
 
 
+def partners_all(tiles: Sequence[Tile]) -> list[int]:
+    """:func:`partners` of every tile of ``tiles``, counted in one pass."""
+    jokers = 0
+    by_rank = [0] * 14
+    by_colour = [[0] * 14 for _ in range(4)]
+    places: list[tuple[int, int] | None] = []
+    for tile in tiles:
+        if tile.is_joker:
+            jokers += 1
+            places.append(None)
+            continue
+        assert tile.rank is not None and tile.color is not None
+        rank, colour = tile.rank, tile.color.index
+        by_rank[rank] += 1
+        by_colour[colour][rank] += 1
+        places.append((rank, colour))
+    out: list[int] = []
+    for place in places:
+        if place is None:
+            out.append(len(tiles) - 1)
+            continue
+        rank, colour = place
+        row = by_colour[colour]
+        out.append(jokers + by_rank[rank] - row[rank] + sum(row[r] for r in NEAR[rank]))
+    return out
+
+
 class Keeper:
     """The discard order of a rack, for one hint call (the seat's unseen tiles fixed).
 
-    :meth:`order` is memoised by the rack: the candidates of one hint end with the
-    same few racks over and over.  The memo lives as long as the hint call."""
+    :meth:`order` is memoised by the rack (the candidates of one hint end with the same
+    few racks over and over), and each tile value's own part of its keep value too;
+    the memos live as long as the hint call."""
 
     def __init__(self, rules: Ruleset, unseen_at: Sequence[Sequence[int]]) -> None:
         self.rules = rules
         self.unseen_at = unseen_at
         self._orders: dict[object, tuple[tuple[int, bool], ...]] = {}
+        self._own: dict[int, tuple[float, float]] = {}
 
     def outs(self, tile: Tile) -> int:
         """How many unseen tiles would go with ``tile`` in a meld: its rank in the
@@ -134,20 +164,28 @@ class Keeper:
         """How much the seat should keep tile ``k``: jokers always; then tiles that go
         with others in the rack, and those whose completing tiles are still unseen;
         of equally useless tiles, the costliest at the end goes first."""
-        tile = tiles[k]
+        return self._keep(tiles[k], partners(k, tiles))
+
+    def _keep(self, tile: Tile, mates: int) -> float:
         if tile.is_joker:
             return 1e6
-        mates = partners(k, tiles)
-        return 10.0 * mates + 0.5 * self.outs(tile) - 0.2 * rack_value_end(tile, self.rules)
+        own = self._own.get(tile._code)
+        if own is None:
+            own = (0.5 * self.outs(tile), 0.2 * rack_value_end(tile, self.rules))
+            self._own[tile._code] = own
+        return 10.0 * mates + own[0] - own[1]
 
     def order(self, rack: tuple[int, ...], tiles: Sequence[Tile]) -> tuple[tuple[int, bool], ...]:
-        """The rack's positions, the first to discard first, each with whether the tile
-        goes with nothing else in the rack (``tiles``: the rack's values)."""
+        """The rack's positions, the first to discard first (the least keep value,
+        then the smallest id), each with whether the tile goes with nothing else in
+        the rack (``tiles``: the rack's values)."""
         key: object = rack if not any(t.is_joker for t in tiles) else (rack, tuple(tiles))
         found = self._orders.get(key)
         if found is None:
-            ranked = sorted(range(len(rack)), key=lambda k: (self.keep_value(k, tiles), rack[k]))
-            found = tuple((k, partners(k, tiles) == 0) for k in ranked)
+            mates = partners_all(tiles)
+            keep = [self._keep(t, mates[k]) for k, t in enumerate(tiles)]
+            ranked = sorted(range(len(rack)), key=lambda k: (keep[k], rack[k]))
+            found = tuple((k, mates[k] == 0) for k in ranked)
             self._orders[key] = found
         return found
 

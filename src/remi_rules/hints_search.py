@@ -170,14 +170,18 @@ class Planner:
         self.rng = random.Random(seed)
         self.start = view.sample_state(random.Random(seed))
         self.opened_before = self.start.seats[self.seat].opened
+        self.hidden = view.hidden_ids()
         unseen_at = [[0] * 4 for _ in range(14)]
-        for tile, count in view.unseen().items():
-            acting = tile.acts_as
+        table = view.table
+        for i in self.hidden:
+            acting = table.tile(i).acts_as
             if acting is not None and acting.rank is not None and acting.color is not None:
-                unseen_at[acting.rank][acting.color.index] += count
+                unseen_at[acting.rank][acting.color.index] += 1
         self.keeper = Keeper(self.rules, unseen_at)
         self._shape_refusals: set[tuple[int, tuple[int, ...], tuple[int, ...], End]] = set()
         """Lay-offs refused by the meld's shape alone (:data:`_SHAPE_CODES`)."""
+        self._search_memo: dict[object, Split | None] = {}
+        self._layable_memo: dict[object, Mapping[int, int] | None] = {}
         self._draw_cache: float | None = None
 
     # -- the turn as a whole ------------------------------------------------------------
@@ -294,7 +298,7 @@ class Planner:
         sampled unseen tiles (seeded), or with a blank draw when ``samples`` is 0."""
         if self._draw_cache is not None:
             return self._draw_cache
-        unseen = set(self.view.hidden_ids())
+        unseen = set(self.hidden)
         hidden = [i for i in state.stock] + [
             i for s, seat in enumerate(state.seats) if s != self.seat for i in seat.rack
         ]
@@ -423,7 +427,7 @@ class Planner:
             melded = [forced.state.table.melds[m].meld for m in done.new_melds]
             rack = forced.rack(self.seat)
             counts = self._counts(forced.state, rack)
-            split = search(counts, self.rules, min_leftover=keep, opening=melded)
+            split = self._search(counts, min_leftover=keep, opening=melded)
             if split is None:
                 continue
             opened = forced.copy()
@@ -526,9 +530,8 @@ class Planner:
         yield from (c for c in self._closes(sim) if c is not None)
         placed = sim.copy()
         rack = placed.rack(self.seat)
-        split = search(
+        split = self._search(
             self._counts(placed.state, rack),
-            self.rules,
             min_leftover=1,
             layable=self._layable(placed.state, rack),
         )
@@ -541,11 +544,21 @@ class Planner:
 
     def _closes(self, sim: _Sim) -> Iterator[_Sim | None]:
         """Each way to close now: every distinct tile tried as the closing tile, the
-        rest melded or laid off (the solver), when the rack is small enough to try."""
+        rest melded or laid off (the solver), when the rack is small enough to try.
+
+        First a bound: the most tiles the whole rack can place, every value that may
+        be laid off counted (:meth:`_layable` with ``bound``), is at least what any
+        rack less one tile can place; below ``len(rack) - 1`` no tile closes."""
         rack = sim.rack(self.seat)
         if len(rack) > 12:
             return
-        table = sim.state.table
+        state = sim.state
+        whole = self._search(
+            self._counts(state, rack), tiles=True, layable=self._layable(state, rack, bound=True)
+        )
+        if whole is None or whole[0] < len(rack) - 1:
+            return
+        table = state.table
         tried: set[Tile] = set()
         for last in sorted(rack, key=lambda i: (-rack_value_end(table.tile(i), self.rules), i)):
             value = table.tile(last)
@@ -553,8 +566,8 @@ class Planner:
                 continue
             tried.add(value)
             rest = [i for i in rack if i != last]
-            counts = self._counts(sim.state, rest)
-            split = search(counts, self.rules, tiles=True, layable=self._layable(sim.state, rest))
+            counts = self._counts(state, rest)
+            split = self._search(counts, tiles=True, layable=self._layable(state, rest))
             if split is None or split[0] < len(rest):
                 continue
             closing = sim.copy()
@@ -653,23 +666,73 @@ class Planner:
             if not laid:
                 return
 
-    def _layable(self, state: GameState, rack: Sequence[int]) -> dict[int, int] | None:
+    def _layable(
+        self, state: GameState, rack: Sequence[int], *, bound: bool = False
+    ) -> Mapping[int, int] | None:
         """What laying each rack value off is worth (by the solver's field), for the
         values that fit a meld on the table now or after the rack's other tiles have
-        extended it; None if none fits."""
+        extended it; None if none fits.  With ``bound``, every rack value standing for
+        the same tile as one that fits is counted too: what fits for any part of the
+        rack is then a subset.  Memoised by the table's melds and the rack's values."""
         table = state.table
         turn = state.pending
         assert turn is not None
         seat = state.seats[self.seat]
         if not (seat.opened or turn.new_melds) or not table.melds:
             return None
+        values = [table.tile(i) for i in rack]
+        # The rack's values in order: which of two values standing for the same tile
+        # (8R, J(=8R)) extends a run depends on it.
+        key = (
+            bound,
+            tuple(m.ids for m in table.melds),
+            table.jokers,
+            tuple(t._code for t in values),
+        )
+        if key in self._layable_memo:
+            return self._layable_memo[key]
+        held = Counter(values)
         fits: dict[int, int] = {}
-        held = Counter(table.tile(i) for i in rack)
         for meld in table.melds:
             for tile, worth in extensions(meld, held):
-                field = partition.field_of(tile)
-                fits[field] = max(fits.get(field, 0), worth)
-        return fits or None
+                alike = [t for t in held if t.acts_as == tile.acts_as] if bound else [tile]
+                for same in alike:
+                    field = partition.field_of(same)
+                    fits[field] = max(fits.get(field, 0), worth)
+        found = fits or None
+        self._layable_memo[key] = found
+        return found
+
+    def _search(
+        self,
+        counts: list[int],
+        *,
+        tiles: bool = False,
+        min_leftover: int = 0,
+        layable: Mapping[int, int] | None = None,
+        opening: Sequence[Meld] | None = None,
+    ) -> Split | None:
+        """:func:`search`, memoised for this hint call (the same racks come back from
+        several candidates)."""
+        key = (
+            tuple(counts),
+            tiles,
+            min_leftover,
+            tuple(sorted(layable.items())) if layable else None,
+            None if opening is None else tuple(m.tiles for m in opening),
+        )
+        if key in self._search_memo:
+            return self._search_memo[key]
+        found = search(
+            counts,
+            self.rules,
+            tiles=tiles,
+            min_leftover=min_leftover,
+            layable=layable,
+            opening=opening,
+        )
+        self._search_memo[key] = found
+        return found
 
     # -- the end of the turn ------------------------------------------------------------
 
