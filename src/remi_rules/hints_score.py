@@ -17,7 +17,7 @@ one hint call only.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import Final
 
 from .engine import GameState, score_state
@@ -32,6 +32,7 @@ __all__ = [
     "Keeper",
     "extensions",
     "might_justify",
+    "never_placed",
     "partners",
     "partners_all",
     "turn_score",
@@ -256,3 +257,49 @@ def extensions(meld: TableMeld, held: Counter[Tile]) -> Iterator[tuple[Tile, int
         r -= 1
     if r == 1 and ace is not None and low > 1:
         yield ace, 5
+
+
+def never_placed(
+    rack: Sequence[Tile],
+    pool: Sequence[Tile],
+    layable: Collection[Tile],
+    ace_high: bool,
+) -> list[Tile]:
+    """The tiles of ``rack`` that no meld made from ``pool`` (the rack and whatever
+    else the turn may bring in) can hold and that cannot be laid off (``layable``):
+    they stay on the rack whatever the turn does, but for the one discarded.
+
+    An over-estimate of what can be placed, so an under-estimate of what stays: a tile
+    counts as placeable when two more tiles of its rank in other colours, or a window
+    of three run positions around it in its colour, are in ``pool``, jokers filling
+    up to two gaps (whatever the joker rules); jokers always count as placeable."""
+    jokers = min(2, sum(1 for t in pool if t.is_joker))
+    colours: list[set[int]] = [set() for _ in range(14)]
+    runs = [[False] * 16 for _ in range(4)]
+    for tile in pool:
+        acts = tile.acts_as
+        if acts is None or acts.rank is None or acts.color is None:
+            continue
+        rank, colour = acts.rank, acts.color.index
+        colours[rank].add(colour)
+        runs[colour][rank] = True
+        if rank == 1 and ace_high:
+            runs[colour][14] = True
+    out: list[Tile] = []
+    for tile in rack:
+        if tile.is_joker or tile in layable:
+            continue
+        assert tile.rank is not None and tile.color is not None
+        rank, colour = tile.rank, tile.color.index
+        if len(colours[rank] - {colour}) + jokers >= 2:
+            continue
+        row = runs[colour]
+        places = (1, 14) if rank == 1 and ace_high else (rank,)
+        if any(
+            sum(not row[q] for q in range(lo, lo + 3) if q != p) <= jokers
+            for p in places
+            for lo in range(max(1, p - 2), min(p, 12 if ace_high else 11) + 1)
+        ):
+            continue
+        out.append(tile)
+    return out

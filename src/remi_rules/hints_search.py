@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Final
 
 import attrs
@@ -49,7 +49,15 @@ from .engine import (
 from .engine.transition import NoChance, apply_step
 from .errors import IllegalStepError, LayoffErrorCode, RemiError
 from .hints_explain import SHAPE, WHY, Note, NoteCode, TurnPlan, few_tiles_note, meld_text
-from .hints_score import Keeper, extensions, might_justify, turn_score
+from .hints_score import (
+    OPENING_BONUS,
+    RACK_WEIGHT,
+    Keeper,
+    extensions,
+    might_justify,
+    never_placed,
+    turn_score,
+)
 from .lipire import End, might_fit
 from .melds import Meld, MeldKind
 from .opening import min_rack_after_opening
@@ -63,6 +71,8 @@ from .values import rack_value_end
 __all__ = ["Planner", "search"]
 
 _FIRST_JOKER: Final = JOKER_IDS[0]
+_INF: Final = float("inf")
+_JOKER: Final = partition.tile_of_field(partition.FREE_JOKER)
 
 Split = tuple[int, tuple[partition.Candidate, ...]]
 """The solver's answer: ``(value, melds)``."""
@@ -153,6 +163,61 @@ _SHAPE_CODES: Final = frozenset(
 (not on the turn, the rack or the jokers' histories)."""
 
 
+_Ranked = tuple[float, int, _Sim]
+"""A take's best turn: its value, the take's place in the row's order, the turn."""
+
+
+def _irrelevant(
+    best: _Ranked | None, k: int, draw: Callable[[], float] | None
+) -> Callable[[float], bool]:
+    """Whether a turn worth at most some value after take ``k`` changes nothing: it
+    cannot beat ``best`` (of equal turns the earlier take wins), or the draw
+    (``draw()``: its value) is worth at least as much and wins."""
+
+    def irrelevant(value: float) -> bool:
+        if best is None:
+            return False
+        if value < best[0] or (value == best[0] and k > best[1]):
+            return True
+        return draw is not None and value <= draw()
+
+    return irrelevant
+
+
+class _Floor:
+    """What :meth:`Planner._best` may leave out while it goes through candidates: a
+    candidate whose bound cannot beat the best so far, or that ``outer`` (the
+    caller's test) says cannot matter."""
+
+    def __init__(self, outer: Callable[[float], bool] | None = None) -> None:
+        self.best: Scored | None = None
+        self.outer = outer
+
+    def active(self) -> bool:
+        """Whether some bound could be left out now."""
+        return self.best is not None or (self.outer is not None and self.outer(-_INF))
+
+    def __call__(self, bound: float) -> bool:
+        best = self.best
+        return (best is not None and bound <= best[0]) or (
+            self.outer is not None and self.outer(bound)
+        )
+
+
+_never: Final = _Floor()
+"""Outside :meth:`Planner._best`: nothing is left out."""
+
+
+def _most_worth(tile: Tile) -> int:
+    """The most etalare points ``tile`` is worth in any meld (VALUE-01): an ace or a
+    joker 25 (a set of aces), a 10 to 13 10, else 5."""
+    acts = tile.acts_as
+    if acts is None or acts.rank == 1:
+        return 25
+    assert acts.rank is not None
+    return 10 if acts.rank >= 10 else 5
+
+
 def _joker_codes(table: Table, meld: TableMeld) -> tuple[int, ...]:
     """The values of the jokers in ``meld`` (a joker întors is the tile it is fixed as)."""
     return tuple(table.tile(i)._code for i in meld.ids if i >= _FIRST_JOKER)
@@ -182,6 +247,7 @@ class Planner:
         """Lay-offs refused by the meld's shape alone (:data:`_SHAPE_CODES`)."""
         self._search_memo: dict[object, Split | None] = {}
         self._layable_memo: dict[object, Mapping[int, int] | None] = {}
+        self._skip: _Floor = _never
         self._draw_cache: float | None = None
 
     # -- the turn as a whole ------------------------------------------------------------
@@ -238,14 +304,18 @@ class Planner:
     # -- the take -----------------------------------------------------------------------
 
     def _plan_take(self, sim: _Sim) -> TurnPlan:
+        """The take (each one the rules allow, then the draw) with the best turn after
+        it.  A take whose bound (:meth:`_bound`) cannot beat the best turn found so
+        far, nor the draw's value, is not played out: the takes are tried from the
+        highest bound, and of equal turns the earliest take in the row's order wins,
+        as when every take is played out."""
         state = sim.state
-        options: list[Scored] = []
         takes: list[Step] = [TakeLastDiscard()] if state.row else []
         takes += [Rupere(i) for i in range(len(state.row) - 1)]
         if state.atu_face_up:
             takes.append(TakeAtu())
         rack = [state.table.tile(i) for i in state.seats[self.seat].rack]
-        first_taken: _Sim | None = None
+        legal: list[_Sim] = []
         for take in takes:
             if isinstance(take, TakeAtu):
                 picked = state.atu
@@ -259,25 +329,118 @@ class Planner:
             taken = sim.copy()
             if not taken.apply(take):
                 continue
-            first_taken = first_taken or taken
             self._note_take(taken, take, state)
-            best = self._best(self._action_candidates(taken))
-            if best is not None:
-                options.append(best)
+            legal.append(taken)
         drawn = sim.copy()
         can_draw = drawn.apply(Draw())
-        if not options:
-            if not can_draw and first_taken is not None:
+        prune = self._may_prune(state)
+        ranked = sorted(
+            (
+                (self._bound(taken, swaps=True) if prune else _INF, k)
+                for k, taken in enumerate(legal)
+            ),
+            key=lambda b: (-b[0], b[1]),
+        )
+        best: _Ranked | None = None
+        draw = (lambda: self._draw_value(state)) if can_draw else None
+        for bound, k in ranked:
+            irrelevant = _irrelevant(best, k, draw)
+            if irrelevant(bound):
+                continue
+            found = self._best(self._action_candidates(legal[k]), irrelevant if prune else None)
+            if found is None:
+                continue
+            if best is None or found[0] > best[0] or (found[0] == best[0] and k < best[1]):
+                best = (found[0], k, found[1])
+        if best is None:
+            if not can_draw and legal:
                 # The stock is out and no take could be played out to a legal end here:
                 # the take, and the rest asked for again.
-                return self._finish((0.0, first_taken), complete=False)
+                return self._finish((0.0, legal[0]), complete=False)
             drawn.notes += [Note(NoteCode.DRAW_ONLY), Note(NoteCode.THEN_ASK)]
             return self._finish((0.0, drawn), complete=False)
-        best = max(options, key=lambda o: o[0])
         if can_draw and self._draw_value(state) >= best[0]:
             drawn.notes += [Note(NoteCode.DRAW), Note(NoteCode.THEN_ASK)]
             return self._finish((self._draw_value(state), drawn), complete=False)
-        return self._finish(best, complete=True)
+        return self._finish((best[0], best[2]), complete=True)
+
+    def _may_prune(self, state: GameState) -> bool:
+        """Whether takes may be skipped by their bound here: not when the round may end
+        at this turn's end without a close (the stock is out, or the turn limit is
+        reached: such an end is valued by the round's score), nor for a pe-tablă
+        declarer (who only closes)."""
+        limit = self.rules.max_turns_per_round
+        seat = state.seats[self.seat]
+        return (
+            bool(state.stock)
+            and (limit is None or state.turn < limit)
+            and not (seat.declared_pe_tabla and self.rules.pe_tabla_enabled)
+        )
+
+    def _bound(
+        self, sim: _Sim, *, swaps: bool = False, skip: Callable[[float], bool] | None = None
+    ) -> float:
+        """At least the valuation of any turn that goes on from ``sim`` (when
+        :meth:`_may_prune` holds for its position): infinite if the turn might close;
+        else the points put down so far, plus the most etalare points the rack (with,
+        under ``swaps``, every joker a swap may bring in) can put down, lay-offs counted
+        at their highest worth, plus the opening's bonus, less a quarter of what the
+        tiles that can never be placed cost (all but the costliest, which may be
+        discarded).
+
+        With ``skip``, a cheaper bound comes first (each placeable tile at the most it
+        is worth anywhere): when ``skip`` already holds for it, it is the answer."""
+        state = sim.state
+        table = state.table
+        rack = sim.rack(self.seat)
+        values = [table.tile(i) for i in rack]
+        swappable: set[Tile] = set()
+        gained = 0
+        if swaps:
+            for meld in table.melds:
+                for slot in meld.meld.jokers:
+                    fitting = [v for v in values if not v.is_joker and v in slot.candidates]
+                    swappable.update(fitting)
+                    gained += bool(fitting)
+        layable = self._layable_bound(state, rack)
+        placed = {partition.tile_of_field(f) for f in layable or ()} | swappable
+        stay = never_placed(values, [*values, *[_JOKER] * gained], placed, self.rules.ace_high_run)
+        pool: list[int] | None = None
+        if len(stay) < 2:  # perhaps all but one tile placed: perhaps a close
+            pool = partition.counts_of(values)
+            pool[partition.FREE_JOKER] += gained
+            most_tiles = self._search(pool, tiles=True, layable=layable)
+            if most_tiles is None or most_tiles[0] >= len(rack) - 1:
+                return _INF
+        costs = sorted(rack_value_end(t, self.rules) for t in stay)
+        kept = RACK_WEIGHT * sum(costs[:-1])
+        if skip is not None:
+            worth = sum(map(_most_worth, values)) - sum(map(_most_worth, stay))
+            rough = self._valued(sim.points + worth + 25 * gained, kept)
+            if skip(rough):
+                return rough
+        if pool is None:
+            pool = partition.counts_of(values)
+            pool[partition.FREE_JOKER] += gained
+        most_points = self._search(pool, layable=layable)
+        assert most_points is not None
+        return self._valued(sim.points + most_points[0] // 64, kept)
+
+    def _valued(self, points: int, kept: float) -> float:
+        """The valuation of a turn that puts ``points`` down and keeps tiles costing
+        ``kept`` (weighted) at least, at best (opened or not, for an unopened seat)."""
+        rest = points - kept
+        if self.opened_before:
+            return rest
+        return max(rest + OPENING_BONUS, float(points))
+
+    def _layable_bound(self, state: GameState, rack: Sequence[int]) -> Mapping[int, int] | None:
+        """:meth:`_layable` with ``bound``, and a free joker layable at the best worth
+        (a joker is laid off last, wherever it goes)."""
+        fits = self._layable(state, rack, bound=True)
+        if fits is None:
+            return None
+        return {**fits, partition.FREE_JOKER: 25}
 
     def _note_take(self, sim: _Sim, take: Step, before: GameState) -> None:
         """The take's note; the meld it goes into is filled in once it is known."""
@@ -337,13 +500,34 @@ class Planner:
 
     # -- the action phase ---------------------------------------------------------------
 
-    def _best(self, candidates: Iterator[_Sim] | list[_Sim]) -> Scored | None:
-        best: Scored | None = None
-        for sim in candidates:
-            score = turn_score(sim.state, sim.points, self.seat, self.opened_before, self.rules)
-            if best is None or score > best[0]:
-                best = (score, sim)
-        return best
+    def _best(
+        self,
+        candidates: Iterator[_Sim] | list[_Sim],
+        skip: Callable[[float], bool] | None = None,
+    ) -> Scored | None:
+        """The first of the best-valued candidates.  While they are generated,
+        :meth:`_skip` tells a generator whether a candidate of a given bound may be left
+        out: one that cannot beat the best so far (a later equal one does not win), or
+        that ``skip`` (the caller's) says cannot matter; the answer is then the best
+        candidate whenever that one matters to the caller."""
+        floor = _Floor(skip)
+        outer, self._skip = self._skip, floor
+        try:
+            for sim in candidates:
+                score = turn_score(sim.state, sim.points, self.seat, self.opened_before, self.rules)
+                if floor.best is None or score > floor.best[0]:
+                    floor.best = (score, sim)
+        finally:
+            self._skip = outer
+        return floor.best
+
+    def _prunable(self, sim: _Sim) -> bool:
+        """Whether the candidate going on from ``sim`` may be left out by its bound
+        (not even bounded while nothing could be left out)."""
+        skip = self._skip
+        if skip is _never or not skip.active() or not self._may_prune(sim.state):
+            return False
+        return skip(self._bound(sim, skip=skip))
 
     def _action_candidates(self, sim: _Sim) -> Iterator[_Sim]:
         """Finished turns (ended by a discard or a close) to choose from."""
@@ -421,7 +605,13 @@ class Planner:
     def _opening(self, sim: _Sim) -> Iterator[_Sim]:
         keep = min_rack_after_opening(self.rules)
         found_any = False
+        pending = sim.state.pending
+        # Without a take to justify, the plain discard follows, and its note says
+        # whether any opening was found: then every opening is played out.
+        prune = pending is not None and pending.obligation is not None
         for forced in self._forced(sim, keep=keep):
+            if prune and self._prunable(forced):
+                continue
             done = forced.state.pending
             assert done is not None
             melded = [forced.state.table.melds[m].meld for m in done.new_melds]
@@ -528,6 +718,8 @@ class Planner:
         """Melds (the solver's best, lay-offs counted), lay-offs, then the end: every
         close the rack allows, or the best discard."""
         yield from (c for c in self._closes(sim) if c is not None)
+        if self._prunable(sim):
+            return
         placed = sim.copy()
         rack = placed.rack(self.seat)
         split = self._search(
@@ -547,14 +739,14 @@ class Planner:
         rest melded or laid off (the solver), when the rack is small enough to try.
 
         First a bound: the most tiles the whole rack can place, every value that may
-        be laid off counted (:meth:`_layable` with ``bound``), is at least what any
+        be laid off counted (:meth:`_layable_bound`), is at least what any
         rack less one tile can place; below ``len(rack) - 1`` no tile closes."""
         rack = sim.rack(self.seat)
         if len(rack) > 12:
             return
         state = sim.state
         whole = self._search(
-            self._counts(state, rack), tiles=True, layable=self._layable(state, rack, bound=True)
+            self._counts(state, rack), tiles=True, layable=self._layable_bound(state, rack)
         )
         if whole is None or whole[0] < len(rack) - 1:
             return
