@@ -32,6 +32,7 @@ __all__ = [
     "Keeper",
     "extensions",
     "might_justify",
+    "most_worth",
     "never_placed",
     "partners",
     "partners_all",
@@ -303,3 +304,13 @@ def never_placed(
             continue
         out.append(tile)
     return out
+
+
+def most_worth(tile: Tile) -> int:
+    """The most etalare points ``tile`` is worth in any meld or lay-off (VALUE-01): an
+    ace or a joker 25 (in a set of aces), a 10 to 13 10, else 5."""
+    acts = tile.acts_as
+    if acts is None or acts.rank == 1:
+        return 25
+    assert acts.rank is not None
+    return 10 if acts.rank >= 10 else 5

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Final
 
 import attrs
@@ -55,6 +55,7 @@ from .hints_score import (
     Keeper,
     extensions,
     might_justify,
+    most_worth,
     never_placed,
     turn_score,
 )
@@ -62,7 +63,7 @@ from .lipire import End, might_fit
 from .melds import Meld, MeldKind
 from .opening import min_rack_after_opening
 from .ruleset import AtuBonusTrigger, Ruleset
-from .rupere import justifying_melds
+from .rupere import justifying_melds, take_options
 from .solver import opening_split
 from .table import Table, TableMeld
 from .tiles import JOKER_IDS, Tile
@@ -208,16 +209,6 @@ _never: Final = _Floor()
 """Outside :meth:`Planner._best`: nothing is left out."""
 
 
-def _most_worth(tile: Tile) -> int:
-    """The most etalare points ``tile`` is worth in any meld (VALUE-01): an ace or a
-    joker 25 (a set of aces), a 10 to 13 10, else 5."""
-    acts = tile.acts_as
-    if acts is None or acts.rank == 1:
-        return 25
-    assert acts.rank is not None
-    return 10 if acts.rank >= 10 else 5
-
-
 def _joker_codes(table: Table, meld: TableMeld) -> tuple[int, ...]:
     """The values of the jokers in ``meld`` (a joker întors is the tile it is fixed as)."""
     return tuple(table.tile(i)._code for i in meld.ids if i >= _FIRST_JOKER)
@@ -315,14 +306,16 @@ class Planner:
         if state.atu_face_up:
             takes.append(TakeAtu())
         rack = [state.table.tile(i) for i in state.seats[self.seat].rack]
+        positions = self._row_positions(state)
         legal: list[_Sim] = []
         for take in takes:
             if isinstance(take, TakeAtu):
                 picked = state.atu
-            elif isinstance(take, Rupere):
-                picked = state.row[take.index]
             else:
-                picked = state.row[-1]
+                index = take.index if isinstance(take, Rupere) else len(state.row) - 1
+                if index not in positions or not self._could_meld(state, index):
+                    continue
+                picked = state.row[index]
             bridged = isinstance(take, Rupere)
             if not might_justify(state.table.tile(picked), rack, self.rules, bridged=bridged):
                 continue
@@ -363,6 +356,56 @@ class Planner:
             drawn.notes += [Note(NoteCode.DRAW), Note(NoteCode.THEN_ASK)]
             return self._finish((self._draw_value(state), drawn), complete=False)
         return self._finish((best[0], best[2]), complete=True)
+
+    def _row_positions(self, state: GameState) -> Collection[int]:
+        """The row positions the rules let the seat take now, before looking at what
+        the rack can meld (:func:`~remi_rules.rupere.take_options`, as the engine
+        asks it): the engine refuses every other one."""
+        seat = state.seats[self.seat]
+        if seat.turns < 1:
+            return range(len(state.row))
+        return frozenset(
+            take_options(
+                state.row,
+                len(seat.rack),
+                self.rules,
+                opened_before_this_turn=seat.opened,
+                turn_number=seat.turns,
+                declared_pe_tabla=seat.declared_pe_tabla,
+                closing_turn=seat.declared_pe_tabla,
+                row_starts_with_first_discard=state.row_dead_first,
+            )
+        )
+
+    def _could_meld(self, state: GameState, index: int) -> bool:
+        """A necessary condition for the engine to let the seat take row position
+        ``index`` (RUPE-08): the picked tile fits some meld of the rack and the taken
+        tiles (:func:`~remi_rules.hints_score.never_placed`), and an unopened seat's
+        placeable tiles are worth the opening's minimum at the most.  True where the
+        rules ask for no meld (a lay-off may justify the take, or taking declares pe
+        tablă, or a declarer closes)."""
+        seat = state.seats[self.seat]
+        rules = self.rules
+        if seat.declared_pe_tabla and rules.pe_tabla_enabled:
+            return True
+        if seat.opened and rules.take_discard_may_layoff:
+            return True
+        if (
+            not seat.opened
+            and rules.take_discard_without_meld_declares_pe_tabla
+            and rules.pe_tabla_enabled
+        ):
+            return True
+        table = state.table
+        pool = [table.tile(i) for i in (*seat.rack, *state.row[index:])]
+        ace_high = rules.ace_high_run
+        if never_placed([table.tile(state.row[index])], pool, (), ace_high):
+            return False
+        if seat.opened:
+            return True
+        stay = never_placed(pool, pool, (), ace_high)
+        worth = sum(map(most_worth, pool)) - sum(map(most_worth, stay))
+        return worth >= rules.opening_min_points
 
     def _may_prune(self, state: GameState) -> bool:
         """Whether takes may be skipped by their bound here: not when the round may end
@@ -415,7 +458,7 @@ class Planner:
         costs = sorted(rack_value_end(t, self.rules) for t in stay)
         kept = RACK_WEIGHT * sum(costs[:-1])
         if skip is not None:
-            worth = sum(map(_most_worth, values)) - sum(map(_most_worth, stay))
+            worth = sum(map(most_worth, values)) - sum(map(most_worth, stay))
             rough = self._valued(sim.points + worth + 25 * gained, kept)
             if skip(rough):
                 return rough
