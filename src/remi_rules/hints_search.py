@@ -226,7 +226,17 @@ class Planner:
         self.rng = random.Random(seed)
         self.start = view.sample_state(random.Random(seed))
         self.opened_before = self.start.seats[self.seat].opened
-        self.hidden = view.hidden_ids()
+        start = self.start
+        turn = start.pending
+        if turn is not None and turn.seat == self.seat:
+            # The seat's own turn: what it cannot see is the stock and the other racks,
+            # as the sample dealt them.
+            self.hidden: Sequence[int] = (
+                *start.stock,
+                *(i for s, seat in enumerate(start.seats) if s != self.seat for i in seat.rack),
+            )
+        else:
+            self.hidden = view.hidden_ids()
         unseen_at = [[0] * 4 for _ in range(14)]
         table = view.table
         for i in self.hidden:
@@ -286,6 +296,10 @@ class Planner:
         rules = self.rules
         if rules.atu_bonus_trigger is not AtuBonusTrigger.ANNOUNCE_AT_START:
             return
+        state = sim.state
+        me = state.seats[self.seat]
+        if me.announced_atu or state.atu ^ 1 not in me.rack:
+            return  # the engine refuses it (not held, or already announced)
         if sim.apply(AnnounceAtu(self.seat)):
             tile = sim.state.table.tile(sim.state.atu ^ 1)
             sim.notes.append(
