@@ -17,6 +17,16 @@ Usage::
   view given to :func:`~remi_rules.hint` and the plan's steps applied to the real
   state with the engine's ``apply_step``.  Target: every plan applies.
 
+* Speed of the greedy bot: ``--greedy-rounds N`` plays rounds ``0 … N-1`` of each
+  preset with four greedy bots and nothing else (no strength or legality report), and
+  prints the CPU milliseconds per round and the slowest hint; the fixed workload that
+  the instruction counts in docs/solver.md are measured on::
+
+      valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out \
+          python benchmarks/bench_bots.py --greedy-rounds 10 --preset clasic
+
+  (minus the same command with ``--greedy-rounds 0``: the interpreter's start-up).
+
 Rounds are split over ``--jobs`` processes by seed; the results do not depend on how
 many.  The last line printed is one JSON object.
 """
@@ -86,6 +96,41 @@ def play_block(preset: str, seeds: list[int]) -> dict[str, Any]:
     }
 
 
+def greedy_rounds(preset: str, rounds: int) -> dict[str, Any]:
+    """Play rounds ``0 … rounds-1`` with four greedy bots; time them and their hints."""
+    import remi_rules.bots as bots_module
+
+    rules = variants.get(preset)
+    slowest = 0.0
+    hints = 0
+    plain = bots_module.hint
+
+    def timed(view: Any, rules: Any = None, *, samples: int = 3) -> Any:
+        nonlocal slowest, hints
+        start = time.perf_counter()
+        try:
+            return plain(view, rules, samples=samples)
+        finally:
+            slowest = max(slowest, time.perf_counter() - start)
+            hints += 1
+
+    bots_module.hint = timed  # type: ignore[assignment]
+    cpu = time.process_time()
+    try:
+        for seed in range(rounds):
+            play_round(Game.new(rules, 4, seed=seed), [GreedyBot() for _ in range(4)])
+    finally:
+        bots_module.hint = plain  # type: ignore[assignment]
+    cpu = time.process_time() - cpu
+    return {
+        "rounds": rounds,
+        "hints": hints,
+        "ms_per_round_cpu": round(1000 * cpu / max(rounds, 1), 1),
+        "ms_per_hint_cpu": round(1000 * cpu / max(hints, 1), 2),
+        "slowest_hint_ms": round(1000 * slowest, 1),
+    }
+
+
 def check_hints(preset: str, seeds: list[int], wanted: int) -> dict[str, Any]:
     """Apply the hint's plan on views from the rounds of ``seeds`` until ``wanted``."""
     rules = variants.get(preset)
@@ -134,8 +179,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--hint-views", type=int, default=0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--greedy-rounds", type=int, default=None)
     args = parser.parse_args(argv)
     presets = args.preset or list(variants.names())
+    if args.greedy_rounds is not None:
+        speed = {p: greedy_rounds(p, args.greedy_rounds) for p in presets}
+        print(json.dumps({"greedy_speed": speed, "python": platform.python_version()}))
+        return 0
     report: dict[str, Any] = {}
     wall = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:

@@ -318,7 +318,8 @@ def test_rupe_03_the_take_prefilter_lets_every_legal_take_through() -> None:
     from remi_rules.engine import TakeLastDiscard
     from remi_rules.engine.transition import _verify_row_take
     from remi_rules.errors import IllegalStepError
-    from remi_rules.hints import _might_justify
+    from remi_rules.hints_score import might_justify as _might_justify
+    from remi_rules.hints_search import Planner
 
     rules = variants.get("rummy45")
     rack = parse_tiles("6G 3N 2N 3G 5A 6A 2A 2A")
@@ -345,4 +346,78 @@ def test_rupe_03_the_take_prefilter_lets_every_legal_take_through() -> None:
                     bridged = index < len(state.row) - 1
                     tile = state.table.tile(state.row[index])
                     assert _might_justify(tile, tiles, rules, bridged=bridged), (seed, index)
+                    # The search's own pre-checks let it through too.
+                    planner = Planner(game.view(state.current), 0)
+                    assert index in planner._row_positions(state), (seed, index)
+                    assert planner._could_meld(state, index), (seed, index)
             game.apply(bots[state.current].choose(game.view(state.current)))
+
+
+# -- the same choices as the hint before its search was pruned ------------------------------
+
+
+@pytest.mark.rule("ONLINE-06")
+@pytest.mark.parametrize("name", ALL)
+def test_the_plans_on_seeded_views_are_the_recorded_ones(name: str) -> None:
+    # tests/golden/hint_plans.json was recorded from the exhaustive search (a94c612):
+    # pruning candidates by their bound and sharing work between takes must not change
+    # a single plan, its notes or its valuation.
+    import json
+
+    from hint_golden import GOLDEN, record, views
+
+    golden = json.loads(GOLDEN.read_text(encoding="utf-8"))[name]
+    asked = 0
+    for (where, view, samples), want in zip(views(name), golden, strict=True):
+        assert {**where, "samples": samples} == {k: v for k, v in want.items() if k != "plan"}
+        got = record(hint(view, samples=samples))
+        assert got == want["plan"], (where, samples)
+        asked += 1
+    assert asked == len(golden) > 900
+
+
+# -- racks the solver cannot split yet ------------------------------------------------------
+
+HUGE = os.environ.get("REMI_HUGE_RACKS") == "1"
+"""The positions below hang the hint until the solver is polynomial (the partition's
+memoised search on a 73-tile rack): set the variable to check them."""
+
+
+def _random_round_until(seed: int, turn: int) -> Game:
+    """``remi-rules simulate --variant clasic --bots random,random``'s round ``seed``,
+    played up to the start of turn ``turn``'s action phase."""
+    from remi_rules.sim.tasks import make_bot
+
+    game = Game.new(variants.get("clasic"), 2, seed=seed)
+    bots = [make_bot("random", seed * 10 + s) for s in range(2)]
+    while not (game.state.turn == turn and game.state.phase is Phase.ACTION):
+        seat = game.state.current
+        game.apply(bots[seat].choose(game.view(seat)))
+    return game
+
+
+@pytest.mark.parametrize(("seed", "seat", "size"), [(74, 0, 73), (124, 1, 69)])
+def test_the_huge_racks_of_the_random_simulation_are_reached(
+    seed: int, seat: int, size: int
+) -> None:
+    # Seeds 74 and 124 of 1-150: with the stock out, a random seat breaks the row near
+    # its start and holds 73 (69) tiles at turn 80, with a take to justify.
+    game = _random_round_until(seed, 80)
+    view = game.view(game.state.current)
+    assert view.seat == seat and len(view.rack) == size and view.stock_count == 0
+    assert view.own_turn is not None and view.own_turn.obligation is not None
+
+
+@pytest.mark.skipif(not HUGE, reason="needs the polynomial solver (REMI_HUGE_RACKS=1)")
+@pytest.mark.parametrize("seed", [74, 124])
+def test_the_hint_on_a_huge_rack_takes_at_most_two_seconds(seed: int) -> None:
+    import time
+
+    game = _random_round_until(seed, 80)
+    view = game.view(game.state.current)
+    start = time.process_time()
+    plan = hint(view, samples=0)
+    assert time.process_time() - start <= 2.0
+    state = game.state
+    for step in plan.steps:
+        state, _ = apply_step(state, step, NoChance())

@@ -1,0 +1,494 @@
+"""The hint's play-out (ONLINE-06): the solver adapter, a candidate turn on a copy of
+the position, and the steps every candidate ends with.
+
+* :func:`search` is the one place the hint asks the solver anything;
+* :class:`Player` puts the solver's melds down, lays tiles off, ends the turn with a
+  close or the discard the :class:`~remi_rules.hints_score.Keeper` ranks first, and
+  bounds what a candidate can still reach; its memos (solver answers, lay-off worths,
+  lay-off refusals) live as long as one hint call.
+
+:mod:`remi_rules.hints_search` builds the candidates on top of it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Final
+
+import attrs
+
+from . import partition
+from .engine import (
+    AnnounceFewTiles,
+    Close,
+    Discard,
+    GameState,
+    LayOff,
+    MeldTiles,
+    Step,
+    score_state,
+)
+from .engine.transition import NoChance, apply_step
+from .errors import IllegalStepError, LayoffErrorCode
+from .hints_explain import WHY, Note, NoteCode, few_tiles_note, meld_text
+from .hints_score import (
+    OPENING_BONUS,
+    RACK_WEIGHT,
+    Keeper,
+    extensions,
+    most_worth,
+    never_placed,
+)
+from .lipire import End, might_fit
+from .melds import Meld, MeldKind
+from .ruleset import Ruleset
+from .solver import opening_split
+from .table import Table, TableMeld
+from .tiles import JOKER_IDS, Tile
+from .values import rack_value_end
+
+__all__ = ["INF", "NEVER", "Floor", "Player", "Scored", "Sim", "Split", "search"]
+
+_FIRST_JOKER: Final = JOKER_IDS[0]
+INF: Final = float("inf")
+_JOKER: Final = partition.tile_of_field(partition.FREE_JOKER)
+
+Split = tuple[int, tuple[partition.Candidate, ...]]
+"""The solver's answer: ``(value, melds)``."""
+
+
+def search(
+    counts: Sequence[int],
+    rules: Ruleset,
+    *,
+    tiles: bool = False,
+    min_leftover: int = 0,
+    layable: Mapping[int, int] | None = None,
+    opening: Sequence[Meld] | None = None,
+) -> Split | None:
+    """Every question the hint asks the solver, in one place.
+
+    The best split of the hand ``counts`` (the solver's 105 fields): most points
+    (``points * 64 + tiles``), or with ``tiles`` most tiles placed; at least
+    ``min_leftover`` tiles kept.  ``layable`` maps a field to the etalare worth of
+    laying it off (a tile placed on its own for ``worth * 64 + 1``, or for 1 with
+    ``tiles``).  ``opening`` (the melds already down this turn, possibly none) asks
+    for the best first etalare instead (:func:`~remi_rules.solver.opening_split`).
+    None when no split meets the constraints."""
+    if opening is not None:
+        return opening_split(list(counts), rules, min_leftover=min_leftover, melded=opening)
+    extra = None
+    if layable:
+        fits = layable
+        extra = (
+            (lambda f: 1 if f in fits else 0)
+            if tiles
+            else (lambda f: fits.get(f, 0) * 64 + 1 if f in fits else 0)
+        )
+    constraints = partition.Constraints(min_leftover=min_leftover)
+    return partition.solve(
+        counts, rules, tiles_objective=tiles, constraints=constraints, extra=extra
+    )
+
+
+@attrs.define
+class Sim:
+    """A candidate turn being played out on a copy of the position."""
+
+    state: GameState
+    steps: list[Step] = attrs.Factory(list)
+    notes: list[Note] = attrs.Factory(list)
+    points: int = 0
+
+    def copy(self) -> Sim:
+        return Sim(self.state, list(self.steps), list(self.notes), self.points)
+
+    def rack(self, seat: int) -> tuple[int, ...]:
+        return self.state.seats[seat].rack
+
+    def apply(self, step: Step) -> bool:
+        """Apply ``step`` if it is legal; keep the points it puts down."""
+        return self.try_apply(step) is None
+
+    def try_apply(self, step: Step) -> object | None:
+        """:meth:`apply`, returning None when ``step`` applied, else the refusal's code."""
+        try:
+            new, _ = apply_step(self.state, step, NoChance())
+        except IllegalStepError as err:
+            return err.code
+        if isinstance(step, MeldTiles):
+            self.points += new.table.melds[-1].meld.points
+        elif isinstance(step, LayOff):
+            meld = new.table.melds[step.meld]
+            self.points += meld.meld.tile_values[meld.position_of(step.tile)]
+        self.state = new
+        self.steps.append(step)
+        return None
+
+
+Scored = tuple[float, Sim]
+
+_SHAPE_CODES: Final = frozenset(
+    {
+        LayoffErrorCode.MELD_FULL,
+        LayoffErrorCode.END_CLOSED,
+        LayoffErrorCode.BAD_END,
+        LayoffErrorCode.NOT_FITTING,
+        LayoffErrorCode.JOKER_LIMIT,
+        LayoffErrorCode.IS_SWAP,
+    }
+)
+"""Lay-off refusals that depend only on the meld's tiles, the tile's value and the end
+(not on the turn, the rack or the jokers' histories)."""
+
+
+class Floor:
+    """What :meth:`Planner._best` may leave out while it goes through candidates: a
+    candidate whose bound cannot beat the best so far, or that ``outer`` (the
+    caller's test) says cannot matter."""
+
+    def __init__(self, outer: Callable[[float], bool] | None = None) -> None:
+        self.best: Scored | None = None
+        self.outer = outer
+
+    def active(self) -> bool:
+        """Whether some bound could be left out now."""
+        return self.best is not None or (self.outer is not None and self.outer(-INF))
+
+    def __call__(self, bound: float) -> bool:
+        best = self.best
+        return (best is not None and bound <= best[0]) or (
+            self.outer is not None and self.outer(bound)
+        )
+
+
+NEVER: Final = Floor()
+"""Outside :meth:`Planner._best`: nothing is left out."""
+
+
+def _joker_codes(table: Table, meld: TableMeld) -> tuple[int, ...]:
+    """The values of the jokers in ``meld`` (a joker întors is the tile it is fixed as)."""
+    return tuple(table.tile(i)._code for i in meld.ids if i >= _FIRST_JOKER)
+
+
+class Player:
+    """What every candidate of one hint call shares: the seat, the ruleset, the
+    sampled position, the discard order and the memos (dropped with the call)."""
+
+    def __init__(self, rules: Ruleset, seat: int, start: GameState, keeper: Keeper) -> None:
+        self.rules = rules
+        self.seat = seat
+        self.start = start
+        self.opened_before = start.seats[seat].opened
+        self.keeper = keeper
+        self._shape_refusals: set[tuple[int, tuple[int, ...], tuple[int, ...], End]] = set()
+        """Lay-offs refused by the meld's shape alone (:data:`_SHAPE_CODES`)."""
+        self._search_memo: dict[object, Split | None] = {}
+        self._layable_memo: dict[object, Mapping[int, int] | None] = {}
+        self._skip: Floor = NEVER
+
+    def _may_prune(self, state: GameState) -> bool:
+        """Whether takes may be skipped by their bound here: not when the round may end
+        at this turn's end without a close (the stock is out, or the turn limit is
+        reached: such an end is valued by the round's score), nor for a pe-tablă
+        declarer (who only closes)."""
+        limit = self.rules.max_turns_per_round
+        seat = state.seats[self.seat]
+        return (
+            bool(state.stock)
+            and (limit is None or state.turn < limit)
+            and not (seat.declared_pe_tabla and self.rules.pe_tabla_enabled)
+        )
+
+    def _bound(
+        self, sim: Sim, *, swaps: bool = False, skip: Callable[[float], bool] | None = None
+    ) -> float:
+        """At least the valuation of any turn that goes on from ``sim`` (when
+        :meth:`_may_prune` holds for its position): infinite if the turn might close;
+        else the points put down so far, plus the most etalare points the rack (with,
+        under ``swaps``, every joker a swap may bring in) can put down, lay-offs counted
+        at their highest worth, plus the opening's bonus, less a quarter of what the
+        tiles that can never be placed cost (all but the costliest, which may be
+        discarded).
+
+        With ``skip``, a cheaper bound comes first (each placeable tile at the most it
+        is worth anywhere): when ``skip`` already holds for it, it is the answer."""
+        state = sim.state
+        table = state.table
+        rack = sim.rack(self.seat)
+        values = [table.tile(i) for i in rack]
+        swappable: set[Tile] = set()
+        gained = 0
+        if swaps:
+            for meld in table.melds:
+                for slot in meld.meld.jokers:
+                    fitting = [v for v in values if not v.is_joker and v in slot.candidates]
+                    swappable.update(fitting)
+                    gained += bool(fitting)
+        layable = self._layable_bound(state, rack)
+        placed = {partition.tile_of_field(f) for f in layable or ()} | swappable
+        stay = never_placed(values, [*values, *[_JOKER] * gained], placed, self.rules.ace_high_run)
+        pool: list[int] | None = None
+        if len(stay) < 2:  # perhaps all but one tile placed: perhaps a close
+            pool = partition.counts_of(values)
+            pool[partition.FREE_JOKER] += gained
+            most_tiles = self._search(pool, tiles=True, layable=layable)
+            if most_tiles is None or most_tiles[0] >= len(rack) - 1:
+                return INF
+        costs = sorted(rack_value_end(t, self.rules) for t in stay)
+        kept = RACK_WEIGHT * sum(costs[:-1])
+        if skip is not None:
+            worth = sum(map(most_worth, values)) - sum(map(most_worth, stay))
+            rough = self._valued(sim.points + worth + 25 * gained, kept)
+            if skip(rough):
+                return rough
+        if pool is None:
+            pool = partition.counts_of(values)
+            pool[partition.FREE_JOKER] += gained
+        most_points = self._search(pool, layable=layable)
+        assert most_points is not None
+        return self._valued(sim.points + most_points[0] // 64, kept)
+
+    def _valued(self, points: int, kept: float) -> float:
+        """The valuation of a turn that puts ``points`` down and keeps tiles costing
+        ``kept`` (weighted) at least, at best (opened or not, for an unopened seat)."""
+        rest = points - kept
+        if self.opened_before:
+            return rest
+        return max(rest + OPENING_BONUS, float(points))
+
+    def _layable_bound(self, state: GameState, rack: Sequence[int]) -> Mapping[int, int] | None:
+        """:meth:`_layable` with ``bound``, and a free joker layable at the best worth
+        (a joker is laid off last, wherever it goes)."""
+        fits = self._layable(state, rack, bound=True)
+        if fits is None:
+            return None
+        return {**fits, partition.FREE_JOKER: 25}
+
+    def _put_down(
+        self, sim: Sim, melds: Sequence[partition.Candidate], avoid: Sequence[int] = ()
+    ) -> bool:
+        """Meld the solver's melds with physical tiles of the rack."""
+        by_value: dict[Tile, list[int]] = {}
+        table = sim.state.table
+        for i in sim.rack(self.seat):
+            if i not in avoid:
+                by_value.setdefault(table.tile(i), []).append(i)
+        for cand in sorted(melds, key=lambda c: c.key):
+            ids: list[int] = []
+            for tile in cand.tiles:
+                pool = by_value.get(tile)
+                if not pool:
+                    return False
+                ids.append(pool.pop(0))
+            if not sim.apply(MeldTiles(tuple(ids))):
+                return False
+            sim.notes.append(
+                Note(
+                    NoteCode.MELD,
+                    {"meld": meld_text(sim.state.table.melds[-1]), "points": cand.points},
+                )
+            )
+        return True
+
+    def _layoffs(
+        self, sim: Sim, *, keep: int, avoid: Sequence[int] = (), own_new_only: bool = False
+    ) -> None:
+        """Lay off rack tiles wherever they fit, the costliest first, while more than
+        ``keep`` tiles stay (jokers are kept for melds unless they close the turn).
+
+        After each lay-off the tiles are tried again from the costliest: the meld that
+        grew may take one that did not fit before.  A refusal stands while its meld is
+        unchanged (the rack only shrinks), so it is not asked again in this call; a
+        refusal by the meld's shape alone is not asked again in this hint."""
+        rules = self.rules
+        table = sim.state.table
+        order = sorted(
+            (i for i in sim.rack(self.seat) if i not in avoid),
+            key=lambda i: (-rack_value_end(table.tile(i), rules), i),
+        )
+        refused: set[tuple[int, int, End, int]] = set()
+        shape = self._shape_refusals
+        while True:
+            state = sim.state
+            rack = sim.rack(self.seat)
+            if len(rack) <= keep:
+                return
+            table = state.table
+            turn = state.pending
+            assert turn is not None
+            targets = turn.new_melds if own_new_only else range(len(table.melds))
+            laid = False
+            for tile_id in order:
+                if tile_id not in rack:
+                    continue
+                tile = table.tile(tile_id)
+                if tile.is_joker and not tile.is_fixed_joker and len(rack) - 1 > keep:
+                    continue
+                for index in targets:
+                    meld = table.melds[index]
+                    if not might_fit(tile, meld):
+                        continue
+                    size = len(meld.ids)
+                    form = (tile._code, meld.ids, _joker_codes(table, meld))
+                    for end in (End.LOW, End.HIGH) if meld.kind is MeldKind.SUITA else (End.SET,):
+                        if (tile_id, index, end, size) in refused or (*form, end) in shape:
+                            continue
+                        code = sim.try_apply(LayOff(tile_id, index, end))
+                        if code is None:
+                            sim.notes.append(
+                                Note(
+                                    NoteCode.LAY_OFF,
+                                    {"tile": str(tile), "meld": meld_text(meld)},
+                                )
+                            )
+                            laid = True
+                            break
+                        refused.add((tile_id, index, end, size))
+                        if code in _SHAPE_CODES:
+                            shape.add((*form, end))
+                    if laid:
+                        break
+                if laid:
+                    break
+            if not laid:
+                return
+
+    def _layable(
+        self, state: GameState, rack: Sequence[int], *, bound: bool = False
+    ) -> Mapping[int, int] | None:
+        """What laying each rack value off is worth (by the solver's field), for the
+        values that fit a meld on the table now or after the rack's other tiles have
+        extended it; None if none fits.  With ``bound``, every rack value standing for
+        the same tile as one that fits is counted too: what fits for any part of the
+        rack is then a subset.  Memoised by the table's melds and the rack's values."""
+        table = state.table
+        turn = state.pending
+        assert turn is not None
+        seat = state.seats[self.seat]
+        if not (seat.opened or turn.new_melds) or not table.melds:
+            return None
+        values = [table.tile(i) for i in rack]
+        # The rack's values in order: which of two values standing for the same tile
+        # (8R, J(=8R)) extends a run depends on it.
+        key = (
+            bound,
+            tuple(m.ids for m in table.melds),
+            table.jokers,
+            tuple(t._code for t in values),
+        )
+        if key in self._layable_memo:
+            return self._layable_memo[key]
+        held = Counter(values)
+        fits: dict[int, int] = {}
+        for meld in table.melds:
+            for tile, worth in extensions(meld, held):
+                alike = [t for t in held if t.acts_as == tile.acts_as] if bound else [tile]
+                for same in alike:
+                    field = partition.field_of(same)
+                    fits[field] = max(fits.get(field, 0), worth)
+        found = fits or None
+        self._layable_memo[key] = found
+        return found
+
+    def _search(
+        self,
+        counts: list[int],
+        *,
+        tiles: bool = False,
+        min_leftover: int = 0,
+        layable: Mapping[int, int] | None = None,
+        opening: Sequence[Meld] | None = None,
+    ) -> Split | None:
+        """:func:`search`, memoised for this hint call (the same racks come back from
+        several candidates)."""
+        key = (
+            tuple(counts),
+            tiles,
+            min_leftover,
+            tuple(sorted(layable.items())) if layable else None,
+            None if opening is None else tuple(m.tiles for m in opening),
+        )
+        if key in self._search_memo:
+            return self._search_memo[key]
+        found = search(
+            counts,
+            self.rules,
+            tiles=tiles,
+            min_leftover=min_leftover,
+            layable=layable,
+            opening=opening,
+        )
+        self._search_memo[key] = found
+        return found
+
+    # -- the end of the turn ------------------------------------------------------------
+
+    def _end(self, sim: Sim) -> Sim | None:
+        """Close with the last tile, or discard the tile least worth keeping."""
+        rack = sim.rack(self.seat)
+        if len(rack) == 1:
+            closed = sim.copy()
+            if closed.apply(Close(rack[0])):
+                self._note_close(closed, rack[0], sim.state)
+                return closed
+        return self._discard(sim)
+
+    def _note_close(self, sim: Sim, tile_id: int, before: GameState) -> None:
+        result = score_state(sim.state)
+        mine = result.seats[self.seat]
+        doubled = mine.multiplier > 1
+        sim.notes.append(
+            Note(
+                NoteCode.CLOSE,
+                {
+                    "tile": str(before.table.tile(tile_id)),
+                    "effect_ro": f" (×{mine.multiplier})" if doubled else "",
+                    "effect_en": f" (×{mine.multiplier})" if doubled else "",
+                    "score": mine.total,
+                },
+            )
+        )
+
+    def _discard(self, sim: Sim, *, first_turn: bool = False) -> Sim | None:
+        state = sim.state
+        table = state.table
+        rack = sim.rack(self.seat)
+        tiles = [table.tile(i) for i in rack]
+        for k, alone in self.keeper.order(rack, tiles):
+            done = sim.copy()
+            if first_turn:
+                done.notes.append(Note(NoteCode.FIRST_TURN))
+            if not done.apply(Discard(rack[k])):
+                continue
+            if done.state.end is not None:  # a discard of the last tile closes
+                self._note_close(done, rack[k], state)
+                return done
+            ro, en = WHY["alone" if alone else "least"]
+            done.notes.append(
+                Note(NoteCode.DISCARD, {"tile": str(tiles[k]), "why_ro": ro, "why_en": en})
+            )
+            if any(t.is_joker for t in tiles) and not state.seats[self.seat].opened:
+                done.notes.append(Note(NoteCode.KEEP_JOKER))
+            self._announce_few(done)
+            return done
+        return None
+
+    def _announce_few(self, sim: Sim) -> None:
+        """ANNOUNCE-01/02: after the discard, announce few tiles where the rules do
+        not do it automatically."""
+        rules = self.rules
+        if rules.announce_automatic or sim.state.announce_window != self.seat:
+            return
+        if not self.start.stock:
+            # With the stock out, whether the round goes on after this discard depends
+            # on tiles the seat cannot see (END-01): the announcement is not part of
+            # the plan (a bot makes it when the window opens).
+            return
+        if sim.apply(AnnounceFewTiles(self.seat)):
+            sim.notes.append(few_tiles_note(len(sim.rack(self.seat)), rules.no_announce_penalty))
+
+    @staticmethod
+    def _counts(state: GameState, ids: Sequence[int]) -> list[int]:
+        return partition.counts_of(state.table.tile(i) for i in ids)

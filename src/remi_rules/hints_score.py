@@ -1,0 +1,316 @@
+"""How a hint values things (ONLINE-06): finished turns, tiles to keep, and the cheap
+tests and bounds that let the search skip what cannot win.
+
+* :func:`turn_score` values a finished candidate turn: a close by the seat's real round
+  score, else the etalare points put down, an opening and what the rack would cost.
+* :class:`Keeper` orders a rack for the discard: jokers last, then tiles that go with
+  others, or whose partners are still unseen.
+* :func:`might_justify` is a necessary condition for a taken tile to be meldable;
+  :func:`extensions` lists the rack values that may be laid off on a table meld; the
+  bounds (:func:`layable_bound`, :func:`placeable_ends`) over-estimate what a candidate
+  can reach, so that a search skipping what they rule out finds the same best turn.
+
+Everything here is a pure function of its arguments, or (:class:`Keeper`) memoised for
+one hint call only.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Iterator, Sequence
+from typing import Final
+
+from .engine import GameState, score_state
+from .melds import MeldKind
+from .ruleset import Ruleset
+from .table import TableMeld
+from .tiles import Tile
+from .values import rack_value_end
+
+__all__ = [
+    "NEAR",
+    "Keeper",
+    "extensions",
+    "might_justify",
+    "most_worth",
+    "never_placed",
+    "partners",
+    "partners_all",
+    "turn_score",
+]
+
+CLOSE_BONUS: Final = 100_000.0
+"""Added to a close's round score: a close beats every turn that does not close."""
+OPENING_BONUS: Final = 150.0
+"""Added when the turn makes the seat's first etalare."""
+RACK_WEIGHT: Final = 0.25
+"""What a point of end-of-round rack cost weighs against a point put down."""
+
+
+def _near_ranks(rank: int) -> frozenset[int]:
+    """The ranks within two places of ``rank`` in a run (the ace at both ends)."""
+    out: set[int] = set()
+    for place in (rank, 14) if rank == 1 else (rank,):
+        for step in (-2, -1, 1, 2):
+            other = place + step
+            if 1 <= other <= 13:
+                out.add(other)
+            elif other == 14:
+                out.add(1)
+    out.discard(rank)
+    return frozenset(out)
+
+
+NEAR: Final = (frozenset[int](), *(_near_ranks(r) for r in range(1, 14)))
+"""``NEAR[rank]``: the ranks a tile of ``rank`` may share a run with, two places away
+at most."""
+
+
+def turn_score(
+    state: GameState, points: int, seat: int, opened_before: bool, rules: Ruleset
+) -> float:
+    """A finished turn's valuation for ``seat``: a close by the seat's real round score
+    (plus :data:`CLOSE_BONUS` for the closer); else the ``points`` put down, an opening
+    (``opened_before``: the seat had opened before the turn) and a quarter of what the
+    rack would cost at the end."""
+    if state.end is not None:
+        result = score_state(state)
+        mine = result.seats[seat].total
+        return CLOSE_BONUS + mine if state.end.closer == seat else float(mine)
+    me = state.seats[seat]
+    score = float(points)
+    if me.opened:
+        table = state.table
+        score -= RACK_WEIGHT * sum(rack_value_end(table.tile(i), rules) for i in me.rack)
+        if not opened_before:
+            score += OPENING_BONUS
+    return score
+
+
+def partners(k: int, tiles: Sequence[Tile]) -> int:
+    """How many other tiles of ``tiles`` go with ``tiles[k]``: a joker with all; else
+    the same rank in another colour, or the same colour within two ranks."""
+    tile = tiles[k]
+    if tile.is_joker:
+        return len(tiles) - 1
+    acting = tile.acts_as
+    assert acting is not None and acting.rank is not None
+    near = NEAR[acting.rank]
+    count = 0
+    for j, other in enumerate(tiles):
+        if j == k:
+            continue
+        if other.is_joker:
+            count += 1
+            continue
+        act = other.acts_as
+        assert act is not None and act.rank is not None
+        if act == acting:
+            continue
+        if act.rank == acting.rank or (act.color is acting.color and act.rank in near):
+            count += 1
+    return count
+
+
+def partners_all(tiles: Sequence[Tile]) -> list[int]:
+    """:func:`partners` of every tile of ``tiles``, counted in one pass."""
+    jokers = 0
+    by_rank = [0] * 14
+    by_colour = [[0] * 14 for _ in range(4)]
+    places: list[tuple[int, int] | None] = []
+    for tile in tiles:
+        if tile.is_joker:
+            jokers += 1
+            places.append(None)
+            continue
+        assert tile.rank is not None and tile.color is not None
+        rank, colour = tile.rank, tile.color.index
+        by_rank[rank] += 1
+        by_colour[colour][rank] += 1
+        places.append((rank, colour))
+    out: list[int] = []
+    for place in places:
+        if place is None:
+            out.append(len(tiles) - 1)
+            continue
+        rank, colour = place
+        row = by_colour[colour]
+        out.append(jokers + by_rank[rank] - row[rank] + sum(row[r] for r in NEAR[rank]))
+    return out
+
+
+class Keeper:
+    """The discard order of a rack, for one hint call (the seat's unseen tiles fixed).
+
+    :meth:`order` is memoised by the rack (the candidates of one hint end with the same
+    few racks over and over), and each tile value's own part of its keep value too;
+    the memos live as long as the hint call."""
+
+    def __init__(self, rules: Ruleset, unseen_at: Sequence[Sequence[int]]) -> None:
+        self.rules = rules
+        self.unseen_at = unseen_at
+        self._orders: dict[object, tuple[tuple[int, bool], ...]] = {}
+        self._own: dict[int, tuple[float, float]] = {}
+
+    def outs(self, tile: Tile) -> int:
+        """How many unseen tiles would go with ``tile`` in a meld: its rank in the
+        other colours, its colour within two ranks."""
+        acting = tile.acts_as
+        assert acting is not None and acting.rank is not None and acting.color is not None
+        unseen = self.unseen_at
+        rank, colour = acting.rank, acting.color.index
+        outs = sum(unseen[rank][c] for c in range(4) if c != colour)
+        return outs + sum(unseen[r][colour] for r in NEAR[rank])
+
+    def keep_value(self, k: int, tiles: Sequence[Tile]) -> float:
+        """How much the seat should keep tile ``k``: jokers always; then tiles that go
+        with others in the rack, and those whose completing tiles are still unseen;
+        of equally useless tiles, the costliest at the end goes first."""
+        return self._keep(tiles[k], partners(k, tiles))
+
+    def _keep(self, tile: Tile, mates: int) -> float:
+        if tile.is_joker:
+            return 1e6
+        own = self._own.get(tile._code)
+        if own is None:
+            own = (0.5 * self.outs(tile), 0.2 * rack_value_end(tile, self.rules))
+            self._own[tile._code] = own
+        return 10.0 * mates + own[0] - own[1]
+
+    def order(self, rack: tuple[int, ...], tiles: Sequence[Tile]) -> tuple[tuple[int, bool], ...]:
+        """The rack's positions, the first to discard first (the least keep value,
+        then the smallest id), each with whether the tile goes with nothing else in
+        the rack (``tiles``: the rack's values)."""
+        key: object = rack if not any(t.is_joker for t in tiles) else (rack, tuple(tiles))
+        found = self._orders.get(key)
+        if found is None:
+            mates = partners_all(tiles)
+            keep = [self._keep(t, mates[k]) for k, t in enumerate(tiles)]
+            ranked = sorted(range(len(rack)), key=lambda k: (keep[k], rack[k]))
+            found = tuple((k, mates[k] == 0) for k in ranked)
+            self._orders[key] = found
+        return found
+
+
+def might_justify(
+    picked: Tile, rack: Sequence[Tile], rules: Ruleset, *, bridged: bool = False
+) -> bool:
+    """A cheap necessary condition for a taken tile to go into a new meld with rack
+    tiles (RUPE-01): enough rack tiles of its rank in other colours, or of its colour
+    within two ranks (any rank when ``bridged``: the later tiles a rupere brings may
+    fill the gaps of a run), jokers counting for either."""
+    acts = picked.acts_as
+    if acts is None or acts.rank is None:
+        return True
+    jokers = sum(t.is_joker and t.acts_as is None for t in rack)
+    same_rank: set[object] = set()
+    near: set[int] = set()
+    for tile in rack:
+        act = tile.acts_as
+        if act is None or act.rank is None or act == acts:
+            continue
+        if act.rank == acts.rank:
+            same_rank.add(act.color)
+        elif act.color is acts.color and (bridged or act.rank in NEAR[acts.rank]):
+            near.add(act.rank)
+    need = max(2, rules.take_meld_min_own_tiles)
+    return len(same_rank) + jokers >= need or len(near) + jokers >= need
+
+
+def extensions(meld: TableMeld, held: Counter[Tile]) -> Iterator[tuple[Tile, int]]:
+    """Rack values that could be laid on ``meld``, directly or once other rack values
+    have extended it (a run grows end by end), with their VALUE-01 worth there."""
+    info = meld.meld
+    if info.kind is MeldKind.TERTA:
+        if len(meld.ids) >= 4:
+            return
+        present = {t.acts_as.color for t in info.tiles if t.acts_as is not None}
+        worth = 25 if info.low == 1 else 10 if info.low >= 10 else 5
+        for tile in held:
+            acts = tile.acts_as
+            if acts is not None and acts.rank == info.low and acts.color not in present:
+                yield tile, worth
+        return
+    colour = info.color
+    low, high = info.low, info.high
+    rank_tile = {
+        (t.acts_as.rank if t.acts_as.rank != 1 else None): t
+        for t in held
+        if t.acts_as is not None and t.acts_as.color is colour and t.acts_as.rank is not None
+    }
+    ace = next(
+        (
+            t
+            for t in held
+            if t.acts_as is not None and t.acts_as.color is colour and t.acts_as.rank == 1
+        ),
+        None,
+    )
+    r = high + 1
+    while r <= 13 and rank_tile.get(r) is not None:
+        yield rank_tile[r], 10 if r >= 10 else 5
+        r += 1
+    if r == 14 and ace is not None:
+        yield ace, 10
+    r = low - 1
+    while r >= 2 and rank_tile.get(r) is not None:
+        yield rank_tile[r], 10 if r >= 10 else 5
+        r -= 1
+    if r == 1 and ace is not None and low > 1:
+        yield ace, 5
+
+
+def never_placed(
+    rack: Sequence[Tile],
+    pool: Sequence[Tile],
+    layable: Collection[Tile],
+    ace_high: bool,
+) -> list[Tile]:
+    """The tiles of ``rack`` that no meld made from ``pool`` (the rack and whatever
+    else the turn may bring in) can hold and that cannot be laid off (``layable``):
+    they stay on the rack whatever the turn does, but for the one discarded.
+
+    An over-estimate of what can be placed, so an under-estimate of what stays: a tile
+    counts as placeable when two more tiles of its rank in other colours, or a window
+    of three run positions around it in its colour, are in ``pool``, jokers filling
+    up to two gaps (whatever the joker rules); jokers always count as placeable."""
+    jokers = min(2, sum(1 for t in pool if t.is_joker))
+    colours: list[set[int]] = [set() for _ in range(14)]
+    runs = [[False] * 16 for _ in range(4)]
+    for tile in pool:
+        acts = tile.acts_as
+        if acts is None or acts.rank is None or acts.color is None:
+            continue
+        rank, colour = acts.rank, acts.color.index
+        colours[rank].add(colour)
+        runs[colour][rank] = True
+        if rank == 1 and ace_high:
+            runs[colour][14] = True
+    out: list[Tile] = []
+    for tile in rack:
+        if tile.is_joker or tile in layable:
+            continue
+        assert tile.rank is not None and tile.color is not None
+        rank, colour = tile.rank, tile.color.index
+        if len(colours[rank] - {colour}) + jokers >= 2:
+            continue
+        row = runs[colour]
+        places = (1, 14) if rank == 1 and ace_high else (rank,)
+        if any(
+            sum(not row[q] for q in range(lo, lo + 3) if q != p) <= jokers
+            for p in places
+            for lo in range(max(1, p - 2), min(p, 12 if ace_high else 11) + 1)
+        ):
+            continue
+        out.append(tile)
+    return out
+
+
+def most_worth(tile: Tile) -> int:
+    """The most etalare points ``tile`` is worth in any meld or lay-off (VALUE-01): an
+    ace or a joker 25 (in a set of aces), a 10 to 13 10, else 5."""
+    acts = tile.acts_as
+    if acts is None or acts.rank == 1:
+        return 25
+    assert acts.rank is not None
+    return 10 if acts.rank >= 10 else 5

@@ -1,0 +1,104 @@
+"""The seeded views whose hint plans are kept in tests/golden/hint_plans.json.
+
+The plans were recorded from the hint as it stood before its search was pruned
+(commit a94c612), so tests/test_hint.py checks that the faster search makes the same
+choices.  Rounds are played from seeds, each seat's bot choosing its steps; at every
+step the current seat chooses, its view is given to the hint (``samples=1``, what
+the greedy bot uses; every fourth view also with the default ``samples=3``; a view
+with a take still to justify also with ``samples=0``, what the random bot uses).
+
+Regenerate (only on purpose, when a plan is meant to change)::
+
+    PYTHONPATH=src python tests/hint_golden.py --write
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from remi_rules import variants
+from remi_rules.bots import GreedyBot, RandomBot
+from remi_rules.engine import Game, Phase, PlayerView
+from remi_rules.hints import TurnPlan, hint
+
+GOLDEN = Path(__file__).parent / "golden" / "hint_plans.json"
+PRESETS = ("clasic", "online", "rummy45")
+ROUNDS = 10
+"""Rounds per preset: seeds 0 … 9, with 2, 3 and 4 players in turn."""
+MAX_VIEWS = 160
+"""Views kept per round at most (the early turns of a long round are enough)."""
+
+
+def _bots(seed: int, players: int) -> list[GreedyBot | RandomBot]:
+    """All greedy in even rounds; greedy and random seats in turn in odd ones."""
+    if seed % 2 == 0:
+        return [GreedyBot() for _ in range(players)]
+    return [GreedyBot() if s % 2 == 0 else RandomBot(seed=seed * 10 + s) for s in range(players)]
+
+
+def record(plan: TurnPlan) -> dict[str, Any]:
+    """A plan as JSON: its steps, notes (code and details) and valuation."""
+    return {
+        "steps": [str(step) for step in plan.steps],
+        "notes": [
+            [note.code.value, {k: str(v) for k, v in sorted(note.details.items())}]
+            for note in plan.notes
+        ],
+        "complete": plan.complete,
+        "closes": plan.closes,
+        "opens": plan.opens,
+        "points": plan.points,
+        "score": plan.score,
+    }
+
+
+def views(preset: str) -> Iterator[tuple[dict[str, Any], PlayerView, int]]:
+    """``(where, view, samples)`` for every hint asked of the preset's rounds."""
+    rules = variants.get(preset)
+    for seed in range(ROUNDS):
+        players = 2 + seed % 3
+        game = Game.new(rules, players, seed=1_000 + seed)
+        bots = _bots(seed, players)
+        count = 0
+        while not game.over and count < MAX_VIEWS:
+            for s, bot in enumerate(bots):
+                if game.over:
+                    break
+                react = getattr(bot, "react", None)
+                step = react(game.view(s)) if react is not None else None
+                if step is not None:
+                    game.apply(step)
+            if game.over:
+                break
+            seat = game.state.current
+            view = game.view(seat)
+            where = {"seed": seed, "players": players, "view": count, "turn": view.turn}
+            yield where, view, 1
+            if count % 4 == 0:
+                yield where, view, 3
+            turn = view.own_turn
+            if view.phase is not Phase.TAKE and turn is not None and turn.obligation is not None:
+                yield where, view, 0
+            count += 1
+            game.apply(bots[seat].choose(view))
+
+
+def generate() -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for preset in PRESETS:
+        out[preset] = [
+            {**where, "samples": samples, "plan": record(hint(view, samples=samples))}
+            for where, view, samples in views(preset)
+        ]
+    return out
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--write"]:
+        sys.exit("usage: PYTHONPATH=src python tests/hint_golden.py --write")
+    GOLDEN.write_text(json.dumps(generate(), indent=0, ensure_ascii=False) + "\n")
+    print(f"wrote {GOLDEN}")
