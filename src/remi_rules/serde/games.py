@@ -792,9 +792,9 @@ _VIEW: Final = _Obj(
 
 # -- the largest legal document ------------------------------------------------------------
 
-MAX_UNDOS_PER_TURN: Final[int] = int(getattr(_engine, "MAX_UNDOS_PER_TURN", 32))
+MAX_UNDOS_PER_TURN: Final[int] = _engine.MAX_UNDOS_PER_TURN
 """``U`` of :data:`MAX_DOCUMENT_BYTES`: the engine's cap on the undos of one turn
-(:data:`remi_rules.engine.MAX_UNDOS_PER_TURN`; 32 while an engine has none)."""
+(:data:`remi_rules.engine.MAX_UNDOS_PER_TURN`)."""
 
 _FIXED_BYTES: Final = 65_536
 """Everything of a save but its steps and chance outcomes, at most: the rules (about
