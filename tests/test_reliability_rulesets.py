@@ -11,7 +11,8 @@ cannot be played").
 The property draws every knob within its range (``attrs.fields(Ruleset)`` and their
 ``lo``/``hi`` metadata, as tests/test_ruleset.py describes them).  Under ``CI=true``
 it is a derandomized slice (25 + 8 rulesets, the listing checked every 25 or 40
-steps: the take listing of an unopened seat is slow with a long row); ``REMI_WIDE=1`` runs it wide (by hand:
+steps: the take listing of an unopened seat is slow with a long row); ``REMI_WIDE=1``
+runs it wide (by hand:
 ``REMI_WIDE=1 PYTHONPATH=src python -m pytest -q tests/test_reliability_rulesets.py``),
 ``REMI_WIDE_EXAMPLES`` setting the number of rulesets.  What a wide run found is
 below as explicit examples.
@@ -32,7 +33,6 @@ from hypothesis import strategies as st
 from remi_rules import (
     ClosingAtuTwinEffect,
     ClosingEffect,
-    ClosingTileMode,
     InvalidRulesetError,
     Ruleset,
     RulesetErrorCode,
@@ -42,20 +42,13 @@ from remi_rules import (
 )
 from remi_rules.bots import GreedyBot, RandomBot
 from remi_rules.engine import (
-    Close,
-    Discard,
-    Draw,
     Game,
-    Rupere,
-    TakeLastDiscard,
     Undo,
-    play_round,
     round_step_bound,
     round_turn_bound,
 )
 from remi_rules.errors import UNPLAYABLE_CONFLICTS, IllegalStepError, StepErrorCode
 from remi_rules.ruleset import OPENING_POINTS_MAX
-from remi_rules.tiles import JOKER_IDS
 
 CLASIC = variants.get("clasic")
 ONLINE = variants.get("online")
@@ -137,10 +130,9 @@ def test_an_opening_minimum_no_rack_can_reach_is_refused() -> None:
     # The best value each tile can have in a meld (VALUE-01; a joker as an ace in a set).
     tiles = [tile_of(i) for i in range(106)]
     best = sorted(
-        25 if t.rank in (None, 1) else max(tile_points(t.rank, k) for k in MeldKind)
-        for t in tiles
+        25 if t.rank in (None, 1) else max(tile_points(t.rank, k) for k in MeldKind) for t in tiles
     )
-    assert OPENING_POINTS_MAX == sum(best[2:])  # another seat holds a tile, one stays
+    assert sum(best[2:]) == OPENING_POINTS_MAX  # another seat holds a tile, one stays
     assert attrs.evolve(CLASIC, opening_min_points=OPENING_POINTS_MAX).opening_min_points == 880
     err = unplayable({"opening_min_points": OPENING_POINTS_MAX + 1})
     assert err.code is RulesetErrorCode.OUT_OF_RANGE and err.knob == "opening_min_points"
@@ -333,3 +325,53 @@ def test_greedy_bots_finish_any_accepted_ruleset_within_the_bound(
     steps = play_checked(game, bots, check_every=10 if WIDE else 40)
     assert steps <= round_step_bound(rules, players)
     event(f"end: {game.state.end.reason.value if game.state.end else None}")
+
+
+# -- what the random searches found ---------------------------------------------------------
+
+# Keeping a taken tile declares pe tablă: the hint plans no such turn, so with the
+# stock out the bots took and undid for ever (found by the search over random
+# rulesets, seeds 15 and 39 of /tmp exploration: 5,000 steps of take/undo).
+KEEPING = attrs.evolve(
+    CLASIC,
+    take_discard_without_meld_declares_pe_tabla=True,
+    rupere_anywhere_requires_opened=False,
+    first_turn_no_meld=False,
+    max_turns_per_round=None,
+)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_bots_end_turns_that_keep_a_taken_tile(players: int) -> None:
+    for seed in range(3):
+        game = Game.new(KEEPING, players, seed=seed)
+        bots = [RandomBot(seed=seed + s) for s in range(players)]
+        assert play_checked(game, bots, check_every=50) <= round_step_bound(KEEPING, players)
+
+
+def test_a_declarers_take_from_the_row_must_close() -> None:
+    # RUPE-07: once declared, a take from the row is for the closing turn only; a
+    # declarer who kept the taken tile and discarded was refused nothing before, and
+    # two such declarers could pass the last discard back and forth for ever.
+    from remi_rules.engine import Discard, TakeLastDiscard, legal_steps
+    from remi_rules.engine.transition import NoChance, apply_step
+
+    for seed in range(40):
+        game = Game.new(KEEPING, 2, seed=seed)
+        bots = [RandomBot(seed=seed), RandomBot(seed=seed + 1)]
+        while not game.over:
+            state = game.state
+            seat = state.seats[state.current]
+            if seat.declared_pe_tabla and TakeLastDiscard() in legal_steps(state):
+                taken, _ = apply_step(state, TakeLastDiscard(), NoChance())
+                rack = taken.seats[taken.current].rack
+                if len(rack) > 1:
+                    with pytest.raises(IllegalStepError) as info:
+                        apply_step(taken, Discard(rack[0]), NoChance())
+                    assert info.value.code in (
+                        StepErrorCode.PE_TABLA_TAKE_MUST_CLOSE,
+                        StepErrorCode.PE_TABLA_MUST_CLOSE,
+                    )
+                    return
+            game.apply(bots[state.current].choose(game.view(state.current)))
+    pytest.skip("no declarer could take the last discard in these rounds")
