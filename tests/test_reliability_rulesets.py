@@ -10,7 +10,7 @@ cannot be played").
 
 The property draws every knob within its range (``attrs.fields(Ruleset)`` and their
 ``lo``/``hi`` metadata, as tests/test_ruleset.py describes them).  Under ``CI=true``
-it is a derandomized slice (10 + 4 rulesets, the listing checked every 50 or 80
+it is a derandomized slice (5 + 3 rulesets, the listing checked every 50 or 80
 steps: the take listing of an unopened seat is slow with a long row); ``REMI_WIDE=1``
 runs it wide (by hand:
 ``REMI_WIDE=1 PYTHONPATH=src python -m pytest -q tests/test_reliability_rulesets.py``),
@@ -294,7 +294,7 @@ def play_checked(game: Game, bots: list[Any], *, check_every: int) -> int:
 
 
 SLICE = settings(
-    max_examples=int(os.environ.get("REMI_WIDE_EXAMPLES", "2000")) if WIDE else 10,
+    max_examples=int(os.environ.get("REMI_WIDE_EXAMPLES", "2000")) if WIDE else 5,
     deadline=None,
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
 )
@@ -315,7 +315,7 @@ def test_random_bots_finish_any_accepted_ruleset_within_the_bound(
 
 
 @pytest.mark.rule("END-04")
-@settings(SLICE, max_examples=int(os.environ.get("REMI_WIDE_EXAMPLES", "2000")) if WIDE else 4)
+@settings(SLICE, max_examples=int(os.environ.get("REMI_WIDE_EXAMPLES", "2000")) if WIDE else 3)
 @given(rules=accepted_rulesets(), players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
 def test_greedy_bots_finish_any_accepted_ruleset_within_the_bound(
     rules: Ruleset, players: int, seed: int
