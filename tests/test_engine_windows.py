@@ -289,8 +289,9 @@ def test_turn05_the_taken_discard_must_end_in_a_new_meld(name: str) -> None:
 def test_flip_max_rack_after_turn() -> None:
     # P (seat 0) opens with 1R 1G 1A (clasic's ace set), keeps 11 tiles, and in his
     # sixth turn breaks the row at Q's first discard 9R: 9 tiles come in.  He ends the
-    # turn with 16 tiles: allowed by default (TURN-10), not with a cap of 14.
-    def game_for(rules: Ruleset) -> Game:
+    # turn with 16 tiles: allowed by default (TURN-10), not with a cap of 14 (the
+    # rupere itself is refused: after its meld and a discard 16 tiles would stay).
+    def game_for(rules: Ruleset, *, take: bool = True) -> Game:
         game = new_game(
             rules,
             players=2,
@@ -300,14 +301,15 @@ def test_flip_max_rack_after_turn() -> None:
         play(game, "discard 2N", "draw; discard 9R", "draw; meld 1R 1G 1A; discard")
         idle(game, 7)
         assert game.state.current == 0 and len(game.state.row) == 10
-        play(game, "rupere 1", "meld 9R 9G 9A")
+        if take:
+            play(game, "rupere 1", "meld 9R 9G 9A")
         return game
 
     game = game_for(preset("clasic"))
     play(game, "discard")
     assert len(game.state.rack(0)) == 16
-    game = game_for(preset("clasic", max_rack_after_turn=14))
-    illegal(game, "discard", S.RACK_OVER_MAX)
+    game = game_for(preset("clasic", max_rack_after_turn=14), take=False)
+    illegal(game, "rupere 1", S.RACK_OVER_MAX)
     game = game_for(preset("clasic", max_rack_after_turn=16))
     play(game, "discard")
 

@@ -140,7 +140,8 @@ def _alternative(name: str, base: Ruleset = CLASIC) -> Any:
     if kind in (INT, OPT_INT):
         lo, hi = _bounds(name)
         if value is None:
-            return lo
+            # The smallest rack cap cannot go with the presets' hands (unplayable).
+            return hi if name == "max_rack_after_turn" else lo
         return value + 1 if value + 1 <= hi else value - 1
     if kind == ENUM:
         others = [m for m in HINTS[name] if m != value]
@@ -281,17 +282,30 @@ def test_int_field_above_hi_is_refused(name: str) -> None:
         _assert_out_of_range(info.value, name)
 
 
+# A base the lowest rack cap goes with (the cap must allow the first discards:
+# tests/test_reliability_rulesets.py).
+_BOUNDS_BASE = {"max_rack_after_turn": attrs.evolve(CLASIC, hand_sizes=(2, 1))}
+
+
 @pytest.mark.parametrize("name", INT_FIELDS)
 def test_int_field_bounds_are_inclusive(name: str) -> None:
     lo, hi = _bounds(name)
-    assert getattr(attrs.evolve(CLASIC, **{name: lo}), name) == lo
-    assert getattr(attrs.evolve(CLASIC, **{name: hi}), name) == hi
+    base = _BOUNDS_BASE.get(name, CLASIC)
+    assert getattr(attrs.evolve(base, **{name: lo}), name) == lo
+    assert getattr(attrs.evolve(base, **{name: hi}), name) == hi
 
 
 @pytest.mark.parametrize("name", OPT_INT_FIELDS)
 def test_optional_int_field_accepts_none(name: str) -> None:
     for preset in PRESET_NAMES:
-        assert getattr(attrs.evolve(variants.get(preset), **{name: None}), name) is None
+        base = variants.get(preset)
+        if name == "max_turns_per_round" and base.stock_exhausted.value == "reshuffle_discards":
+            # No cap with a reshuffled stock is unplayable (unplayable_combination).
+            with pytest.raises(InvalidRulesetError) as info:
+                attrs.evolve(base, **{name: None})
+            assert info.value.code == RulesetErrorCode.UNPLAYABLE_COMBINATION
+            continue
+        assert getattr(attrs.evolve(base, **{name: None}), name) is None
 
 
 # -- hand_sizes ------------------------------------------------------------------------------
@@ -319,7 +333,7 @@ def test_hand_sizes_rejects_others_above_starter(bad: tuple[int, int]) -> None:
     _assert_out_of_range(info.value, "hand_sizes", RulesetErrorCode.HAND_SIZES)
 
 
-@pytest.mark.parametrize("bad", [(15, 0), (0, 0), (-1, -1), (15, -14)])
+@pytest.mark.parametrize("bad", [(15, 0), (0, 0), (-1, -1), (15, -14), (1, 1)])
 def test_hand_sizes_rejects_empty_or_negative_hands(bad: tuple[int, int]) -> None:
     with pytest.raises(InvalidRulesetError) as info:
         attrs.evolve(CLASIC, hand_sizes=bad)
@@ -335,7 +349,7 @@ def test_hand_sizes_rejects_totals_beyond_the_set(bad: tuple[int, int]) -> None:
     _assert_out_of_range(info.value, "hand_sizes", RulesetErrorCode.HAND_SIZES)
 
 
-@pytest.mark.parametrize("good", [(27, 26), (30, 25), (15, 14), (14, 14), (1, 1), (16, 14)])
+@pytest.mark.parametrize("good", [(27, 26), (30, 25), (15, 14), (14, 14), (2, 1), (16, 14)])
 def test_hand_sizes_accepts_totals_that_fit(good: tuple[int, int]) -> None:
     starter, others = good
     assert starter + 3 * others + 1 <= 106
@@ -487,7 +501,8 @@ def test_fingerprint_changes_with_each_knob(name: str) -> None:
 @pytest.mark.parametrize("name", OPT_INT_FIELDS)
 def test_fingerprint_tells_none_from_a_number(name: str) -> None:
     lo, _ = _bounds(name)
-    prints = {attrs.evolve(CLASIC, **{name: value}).fingerprint() for value in (None, lo, lo + 1)}
+    base = _BOUNDS_BASE.get(name, CLASIC)
+    prints = {attrs.evolve(base, **{name: value}).fingerprint() for value in (None, lo, lo + 1)}
     assert len(prints) == 3
 
 

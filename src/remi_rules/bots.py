@@ -45,6 +45,20 @@ _TAKE = Phase.TAKE  # enum members as globals: cheaper on the hot path
 _RESHUFFLE = StockExhausted.RESHUFFLE_DISCARDS
 
 
+def _or_an_end(step: Step, view: PlayerView) -> Step:
+    """``step``, unless it is the hint's :class:`Undo` of a turn it found no legal end
+    for while the turn can end as it stands (a taken tile kept unmelded declares pe
+    tablă under ``take_discard_without_meld_declares_pe_tabla``, a way the hint does
+    not plan): then the first legal discard or close.  Taking the turn back would
+    only lead to the same take when the stock is out, and the round would not end."""
+    if not isinstance(step, Undo):
+        return step
+    for other in view.legal_steps():
+        if isinstance(other, Discard | Close):
+            return other
+    return step
+
+
 class RandomBot:
     """A random legal turn (seeded, so reproducible): it draws from the stock when it
     can, else it takes a random legal tile from the row and meets what that take
@@ -67,7 +81,7 @@ class RandomBot:
         turn = view.own_turn
         if turn is not None and turn.obligation is not None:
             # A take from the row: only a plan that melds the tile ends the turn.
-            return next(s for s in hint(view, samples=0).steps if s.in_turn)
+            return _or_an_end(next(s for s in hint(view, samples=0).steps if s.in_turn), view)
         rack = view.rack
         if len(rack) == 1:
             return Close(rack[0])
@@ -102,7 +116,7 @@ class GreedyBot:
             steps = [s for s in view.legal_steps() if s.in_turn][:1] or [Undo()]
         self._queue = steps[1:]
         self._at = (view.turn, self._position(view)[1] + 1)
-        return steps[0]
+        return _or_an_end(steps[0], view)
 
     def react(self, view: PlayerView) -> Step | None:
         """Announce few tiles when this seat's window is open (ANNOUNCE-02; not where

@@ -22,6 +22,7 @@ from typing import Final
 
 __all__ = [
     "MESSAGES",
+    "UNPLAYABLE_CONFLICTS",
     "ClosingErrorCode",
     "EngineArgumentError",
     "EngineErrorCode",
@@ -124,6 +125,7 @@ class RulesetErrorCode(enum.StrEnum):
     NUMBER_TOO_LONG = "number_too_long"
     TOO_DEEP = "too_deep"
     UNKNOWN_FORMAT = "unknown_format"
+    UNPLAYABLE_COMBINATION = "unplayable_combination"
 
 
 class VariantErrorCode(enum.StrEnum):
@@ -265,10 +267,12 @@ MESSAGES: dict[enum.StrEnum, tuple[str, str]] = {
         "Knob '{knob}' cannot be {value}; the possible values are: {choices}.",
     ),
     RulesetErrorCode.HAND_SIZES: (
-        "Regula „{knob}” nu poate fi {value}: 1 ≤ ceilalți ≤ cel care începe ≤ 30, "
-        "iar patru mâini și atuul trebuie să încapă în cele 106 piese.",
-        "Knob '{knob}' cannot be {value}: 1 <= others <= starter <= 30, and four hands "
-        "plus the atu must fit in the 106 tiles.",
+        "Regula „{knob}” nu poate fi {value}: 1 ≤ ceilalți ≤ cel care începe ≤ 30, cel "
+        "care începe primește cel puțin 2 piese (prima lui tură e o aruncare), iar patru "
+        "mâini și atuul trebuie să încapă în cele 106 piese.",
+        "Knob '{knob}' cannot be {value}: 1 <= others <= starter <= 30, the starter gets "
+        "at least 2 tiles (his first turn is a discard), and four hands plus the atu must "
+        "fit in the 106 tiles.",
     ),
     RulesetErrorCode.UNKNOWN_BASE: (
         "Fișierul de reguli pornește de la varianta „{base}”, care nu există; "
@@ -304,12 +308,16 @@ MESSAGES: dict[enum.StrEnum, tuple[str, str]] = {
         "a number has at most {limit} digits.",
     ),
     RulesetErrorCode.TOO_DEEP: (
-        "Fișierul de reguli are valori imbricate prea adânc (cel mult {limit} niveluri).",
+        "Fișierul de reguli are valori imbricate prea adânc (cel mult {limit} de niveluri).",
         "The house-rules file nests values too deeply (at most {limit} levels).",
     ),
     RulesetErrorCode.UNKNOWN_FORMAT: (
         "Formatul „{format}” nu este cunoscut; se poate folosi json sau toml.",
         "The format '{format}' is unknown; use json or toml.",
+    ),
+    RulesetErrorCode.UNPLAYABLE_COMBINATION: (
+        "Regulile {knobs} nu se pot juca împreună.",
+        "The knobs {knobs} cannot be played together.",
     ),
     VariantErrorCode.UNKNOWN_VARIANT: (
         "Varianta „{name}” nu există; variantele cunoscute: {known}.",
@@ -554,7 +562,12 @@ class InvalidOpeningError(RemiError, ValueError):
 
 class InvalidRulesetError(RemiError, ValueError):
     """A ruleset knob, or a house-rules file, is invalid.  ``knob`` names the field
-    (a dotted path for nested values), or ``None`` for a problem with a whole file."""
+    (a dotted path for nested values), or ``None`` for a problem with a whole file.
+
+    For ``unplayable_combination`` (knobs that are each in range but cannot be played
+    together) ``details`` has ``knobs`` (the names, a tuple; ``knob`` is the first),
+    ``conflict`` (a key of :data:`UNPLAYABLE_CONFLICTS`, which the message explains)
+    and the values involved."""
 
     code: RulesetErrorCode
 
@@ -562,6 +575,51 @@ class InvalidRulesetError(RemiError, ValueError):
     def knob(self) -> str | None:
         knob = self.details.get("knob")
         return None if knob is None else str(knob)
+
+    @property
+    def knobs(self) -> tuple[str, ...]:
+        """The knobs at fault: ``details['knobs']``, else ``(knob,)``, else ``()``."""
+        named = self.details.get("knobs")
+        if isinstance(named, tuple | list):
+            return tuple(str(k) for k in named)
+        return () if self.knob is None else (self.knob,)
+
+    def message(self, lang: str = "en") -> str:
+        if self.code is not RulesetErrorCode.UNPLAYABLE_COMBINATION:
+            return super().message(lang)
+        if lang not in LANGS:
+            raise ValueError(f"unknown language {lang!r}; use one of {LANGS}")
+        template = MESSAGES[self.code][LANGS.index(lang)]
+        details = _Missing(self.details)
+        if self.knobs:
+            details["knobs"] = ", ".join(self.knobs)
+        text = template.format_map(details)
+        conflict = UNPLAYABLE_CONFLICTS.get(str(self.details.get("conflict")))
+        if conflict is not None:
+            text += " " + conflict[LANGS.index(lang)].format_map(details)
+        return text
+
+
+UNPLAYABLE_CONFLICTS: Final[Mapping[str, tuple[str, str]]] = {
+    "no_turn_cap_with_reshuffle": (
+        "Fără o limită de ture (max_turns_per_round = None), piesele aruncate refac "
+        "grămada la nesfârșit (stock_exhausted = reshuffle_discards), iar o rundă pe care "
+        "nu o închide nimeni nu se mai termină.",
+        "Without a turn cap (max_turns_per_round = None) the discards refill the stock "
+        "for ever (stock_exhausted = reshuffle_discards), so a round that nobody closes "
+        "never ends.",
+    ),
+    "rack_cap_below_hand": (
+        "Un jucător care doar trage și aruncă rămâne la sfârșitul turei cu {needed} "
+        "piese (mâinile {hand_sizes}; cel care începe, după prima aruncare), mai multe "
+        "decât limita de {maximum}: nu și-ar putea încheia tura.",
+        "A player who only draws and discards ends his turn with {needed} tiles (hands "
+        "{hand_sizes}; the starter after his first discard), more than the cap of "
+        "{maximum}: he could not end his turn.",
+    ),
+}
+"""The conflicts behind ``unplayable_combination``: (Romanian, English) sentences,
+by the ``conflict`` key of the error's details."""
 
 
 class RulesetTypeError(InvalidRulesetError, TypeError):
@@ -1088,6 +1146,7 @@ class StepErrorCode(enum.StrEnum):
     NOTHING_TO_UNDO = "nothing_to_undo"
     UNDO_IRREVERSIBLE = "undo_irreversible"
     UNDO_LIMIT = "undo_limit"
+    PE_TABLA_TAKE_MUST_CLOSE = "pe_tabla_take_must_close"
 
 
 MESSAGES.update(
@@ -1242,8 +1301,12 @@ MESSAGES.update(
             "Step {step} cannot be taken back (it revealed a tile or ended the turn).",
         ),
         StepErrorCode.UNDO_LIMIT: (
-            "O tură poate lua înapoi cel mult {limit} mutări; continuă tura sau încheie-o.",
+            "O tură poate lua înapoi cel mult {limit} de mutări; continuă tura sau încheie-o.",
             "A turn may take back at most {limit} steps; go on with the turn or end it.",
+        ),
+        StepErrorCode.PE_TABLA_TAKE_MUST_CLOSE: (
+            "Jucând pe tablă, iei din rând doar în tura în care închizi.",
+            "Playing pe tablă, you take from the row only in the turn you close.",
         ),
     }
 )

@@ -29,6 +29,7 @@ from .errors import InvalidRulesetError, RulesetErrorCode, RulesetTypeError
 
 __all__ = [
     "KNOB_GROUPS",
+    "OPENING_POINTS_MAX",
     "AceDoubleClass",
     "AtuAnnounceDeadline",
     "AtuBonusTrigger",
@@ -230,6 +231,13 @@ class KnobInfo:
 
 _INT_MAX: Final = 1_000_000
 
+OPENING_POINTS_MAX: Final = 880
+"""The most points a first etalare can be worth (the upper bound of
+``opening_min_points``): the VALUE-01 values of the 104 best tiles of the set, since
+another seat always holds a tile and the opener keeps one (OPEN-08).  The 8 aces and
+the 2 jokers count 25 each (in sets of aces), the 32 tiles 10-13 count 10 and 62 of
+the 64 tiles 2-9 count 5: 250 + 320 + 310.  A higher minimum could never be met."""
+
 
 def _knob(
     group: str,
@@ -290,7 +298,11 @@ class Ruleset:
 
     # 3.1 opening ------------------------------------------------------------------------
     opening_min_points: int = _knob(
-        "opening", "OPEN-02", "Points the new melds of the first etalare must reach.", lo=0, hi=1000
+        "opening",
+        "OPEN-02",
+        "Points the new melds of the first etalare must reach.",
+        lo=0,
+        hi=OPENING_POINTS_MAX,
     )
     opening_composition: OpeningComposition = _knob(
         "opening", "OPEN-03", "What the first etalare must contain: a run, or a run and a set."
@@ -603,6 +615,7 @@ class Ruleset:
             raise InvalidRulesetError(
                 RulesetErrorCode.HAND_SIZES, knob="hand_sizes", value=self.hand_sizes
             )
+        _check_playable(self)
 
     def fingerprint(self) -> str:
         """A short stable hash (16 hex digits) of the knob values, for saved games.
@@ -703,8 +716,47 @@ def _validate(field: attrs.Attribute[Any], value: object) -> None:
             got=type(value).__name__,
         )
     starter, others = value
-    if not 1 <= others <= starter <= 30:
+    # The starter's first turn is a discard (TURN-01) and a rack never empties but by
+    # a close: the starter needs 2 tiles at least.
+    if not (1 <= others <= starter <= 30 and starter >= 2):
         raise InvalidRulesetError(RulesetErrorCode.HAND_SIZES, knob=name, value=value)
+
+
+def _unplayable(conflict: str, knobs: tuple[str, ...], **details: object) -> InvalidRulesetError:
+    return InvalidRulesetError(
+        RulesetErrorCode.UNPLAYABLE_COMBINATION,
+        knob=knobs[0],
+        knobs=knobs,
+        conflict=conflict,
+        **details,
+    )
+
+
+def _check_playable(rules: Ruleset) -> None:
+    """Refuse the knob combinations under which a round could get stuck or never end
+    (docs/rulesets.md, "Combinations that cannot be played"); each single knob is
+    already within its range."""
+    if (
+        rules.max_turns_per_round is None
+        and rules.stock_exhausted is StockExhausted.RESHUFFLE_DISCARDS
+    ):
+        # END-02 refills the stock from the row for as long as the row holds two
+        # tiles: players who never close would draw and discard for ever (END-04).
+        raise _unplayable("no_turn_cap_with_reshuffle", ("max_turns_per_round", "stock_exhausted"))
+    starter, others = rules.hand_sizes
+    needed = max(starter - 1, others)
+    limit = rules.max_rack_after_turn
+    if limit is not None and limit < needed:
+        # The starter's first turn is a discard only (TURN-01), and a player who
+        # cannot meld draws and discards: his rack at the turn's end is the one he
+        # was dealt (TURN-04's first turn, for one).
+        raise _unplayable(
+            "rack_cap_below_hand",
+            ("max_rack_after_turn", "hand_sizes"),
+            maximum=limit,
+            needed=needed,
+            hand_sizes=rules.hand_sizes,
+        )
 
 
 def require_ruleset(rules: object) -> Ruleset:

@@ -7,7 +7,8 @@
 * :class:`GameState` (immutable), :class:`PlayerView`, the steps and the events;
 * :class:`Match` and :class:`MatchConfig` — several rounds with running totals;
 * :class:`Automation` — what the engine may do by itself;
-* :class:`Bot` — the protocol a bot implements (bots live in :mod:`remi_rules.bots`).
+* :class:`Bot` — the protocol a bot implements (bots live in :mod:`remi_rules.bots`);
+* :func:`round_step_bound` — B(rules), the most steps a round can last.
 
 See docs/engine.md for the turn model and the windows.
 """
@@ -15,6 +16,7 @@ See docs/engine.md for the turn model and the windows.
 from __future__ import annotations
 
 from .bot import Bot, play_round
+from .bounds import round_step_bound, round_turn_bound
 from .events import EndReason, Event
 from .game import MAX_UNDOS_PER_TURN, Automation, Game, GameRecord, score_state
 from .legal import canonical_step, copy_key, legal_steps
@@ -85,6 +87,8 @@ __all__ = [
     "doubles_of",
     "legal_steps",
     "play_round",
+    "round_step_bound",
+    "round_turn_bound",
     "score_state",
     "tile_census",
 ]

@@ -12,6 +12,7 @@ ATU-02, CLOSE-06), the doubles (DUBLE-*), the deal (DEAL-*) and the end of the r
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -358,6 +359,8 @@ def _can_reshuffle(state: GameState) -> bool:
 
 
 def _verify_row_take(state: GameState, index: int, step: Step) -> None:
+    """The take of row position ``index`` now: the rupere module's checks, then the
+    ones only the engine can make (the table for a lay-off, the rack cap)."""
     seat = state.seats[state.current]
     rules = state.rules
     try:
@@ -380,6 +383,56 @@ def _verify_row_take(state: GameState, index: int, step: Step) -> None:
             # cannot be it.
             err = InvalidTakeError(TakeErrorCode.PE_TABLA_NOT_CLOSING, **dict(err.details))
         raise _wrap(err, step) from None
+    declarer = seat.declared_pe_tabla and rules.pe_tabla_enabled
+    if declarer:
+        return  # his take must close (RUPE-07): no lay-off, no cap at a close
+    keeps = rules.take_discard_without_meld_declares_pe_tabla and rules.pe_tabla_enabled
+    keeps = keeps and not seat.opened
+    if seat.opened and rules.take_discard_may_layoff and not _usable_for_layoff(state, index):
+        # RUPE-08: a take nothing can be done with is illegal as a whole (rupere.verify_take
+        # leaves the lay-off to the lay-off rules; the engine sees the table).
+        tile = str(state.table.tile(state.row[index]))
+        useless = InvalidTakeError(
+            TakeErrorCode.CANNOT_JUSTIFY, index=index, tile=tile, own=rules.take_meld_min_own_tiles
+        )
+        raise _wrap(useless, step)
+    limit = rules.max_rack_after_turn
+    if limit is not None:
+        # TURN-10 with a cap: the take must leave a rack the cap allows once its own
+        # obligation is met (the new meld of the picked tile and its rack tiles, or
+        # the lay-off, or nothing when keeping it declares pe tablă) and a tile is
+        # discarded; else the turn could be stuck above the cap.
+        if keeps:
+            down = 0
+        elif seat.opened and rules.take_discard_may_layoff:
+            down = 1
+        else:
+            down = max(3, 1 + rules.take_meld_min_own_tiles)
+        left = len(seat.rack) + len(state.row) - index - down - 1
+        if left > limit:
+            raise _refuse(S.RACK_OVER_MAX, step, rack=left, maximum=limit)
+
+
+@functools.lru_cache(maxsize=64)
+def _any_meld_rules(rules: Ruleset) -> Ruleset:
+    """``rules`` where any valid meld with the picked tile and a rack tile counts."""
+    return attrs.evolve(rules, take_meld_min_own_tiles=1, take_meld_tiles_must_predate_take=False)
+
+
+def _usable_for_layoff(state: GameState, index: int) -> bool:
+    """``take_discard_may_layoff``: the row tile at ``index`` fits a meld on the table,
+    or makes a meld with rack tiles (or onto one made of them this turn)."""
+    picked = state.row[index]
+    if _layable(state, (picked,), state.current):
+        return True
+    seat = state.seats[state.current]
+    return rupere.can_justify(
+        picked,
+        seat.rack,
+        _any_meld_rules(state.rules),
+        also_taken=state.row[index + 1 :],
+        jokers=state.table.jokers,
+    )
 
 
 def _verify_atu_take(state: GameState, step: Step) -> None:
@@ -663,6 +716,11 @@ def verify_turn_end(state: GameState, step: Step, *, closing_now: bool) -> bool:
         pe_tabla = _pe_tabla(state, seat, turn)
         if pe_tabla and turn.new_melds and not closing_now:
             raise _refuse(S.PE_TABLA_MUST_CLOSE, step)
+        if pe_tabla and ob is not None and not closing_now:
+            # RUPE-07: a declarer takes from the row only in his closing turn (else he
+            # could take and keep the last discard turn after turn, and a round
+            # without a turn cap would never end).
+            raise _refuse(S.PE_TABLA_TAKE_MUST_CLOSE, step)
         if turn.opening:
             opening.check_opening(
                 [table.melds[m].meld for m in turn.new_melds], rules, pe_tabla=pe_tabla
