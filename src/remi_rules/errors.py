@@ -588,11 +588,12 @@ class InvalidRulesetError(RemiError, ValueError):
         if self.code is not RulesetErrorCode.UNPLAYABLE_COMBINATION:
             return super().message(lang)
         if lang not in LANGS:
-            raise ValueError(f"unknown language {lang!r}; use one of {LANGS}")
+            raise ValueError(f"unknown language {safe_repr(lang)}; use one of {LANGS}")
         template = MESSAGES[self.code][LANGS.index(lang)]
-        details = _Missing(self.details)
+        shown: dict[str, object] = dict(self.details)
         if self.knobs:
-            details["knobs"] = ", ".join(self.knobs)
+            shown["knobs"] = ", ".join(self.knobs)
+        details = _SafeDetails(shown)
         text = template.format_map(details)
         conflict = UNPLAYABLE_CONFLICTS.get(str(self.details.get("conflict")))
         if conflict is not None:
