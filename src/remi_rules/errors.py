@@ -334,7 +334,7 @@ MAX_REASON_CHARS: Final = 240
 """The same bound for the details that hold an explanation sentence (``why``,
 ``reason``, ``known``, ``choices``)."""
 
-_SENTENCE_KEYS: Final = frozenset({"why", "reason", "known", "choices"})
+_SENTENCE_KEYS: Final = frozenset({"why", "reason", "known", "choices", "knobs"})
 # An int with more bits than this is written by its magnitude (str() of an int past
 # 4,300 digits raises ValueError, and a long one is no use in a message anyway).
 _INT_BITS: Final = 190  # about 57 decimal digits
