@@ -455,8 +455,8 @@ def _reconstruct(
 # The hand is an int with three bits per field, as in the fast search, over 109 fields:
 # 0-51 the numbered tiles, 52-55 the aces set aside to end a run at the top (rank 14,
 # one field per colour), 56 the free joker, 57 + f the fixed joker standing for field f.
-# A run still open is one int: its length capped at 3 (bits 0-1), its real tiles capped
-# at twice ``real_tiles_per_joker`` (bits 2-5), its jokers (bits 6-7), whether its last
+# A run still open is one int: its length capped at 3 (bits 0-1), its balance (real
+# tiles minus real_tiles_per_joker per joker, plus _BAL0; bits 2-6), whether its last
 # tile is a joker (bit 8, only when jokers may not be adjacent) and whether it began at
 # rank 1 (bit 9, only with the high ace: such a run cannot reach rank 14).
 
@@ -486,6 +486,19 @@ def _set_points(rank: int) -> int:
     return 25 if rank == 1 else 10 if rank >= 10 else 5
 
 
+_BAL0: Final = 16
+"""A run's balance (real tiles minus ``real_tiles_per_joker`` per joker) is stored plus
+this, in bits 2-6."""
+_BAL1: Final = 1 << 2
+_BAL_MASK: Final = 31 << 2
+
+
+def _closable(o: int) -> bool:
+    """Whether the open run ``o`` is a valid run if it ends here: three tiles or more,
+    and enough real tiles for its jokers."""
+    return (o & 3) == 3 and (o & _BAL_MASK) >= _BAL0 << 2
+
+
 def _by_ranks(
     counts: Sequence[int],
     prep: _Prepared,
@@ -506,7 +519,6 @@ def _by_ranks(
     count_sets = constraints.max_sets is not None
     set_room = constraints.max_sets if constraints.max_sets is not None else 99
     track = tiles_objective and constraints.min_points > 0
-    cap = 2 * per
     end = 56 if high else 52
     unit = _D_UNIT
     low_bits = _D_LOW
@@ -516,21 +528,30 @@ def _by_ranks(
         for f in range(REAL_FIELDS):
             if counts[f]:
                 lay[f] = extra(f)
+    # An ace is set aside for the top only where a run can end with it: the hand holds
+    # the 12 or the 13 of its colour, or two jokers that may sit side by side.
+    two = adjacent and sum(counts[FREE_JOKER:]) >= 2
+    top_ok = [high and bool(counts[44 + c] or counts[48 + c] or two) for c in range(4)]
     need_run = NEED_RUN
+    last_joker = 0 if adjacent else _LAST_JOKER
     memo: dict[_State, int] = {}
 
-    def closable(o: int) -> bool:
-        return (o & 3) == 3 and ((o >> 2) & 15) >= per * ((o >> 6) & 3)
+    def jokers(s: int) -> int:
+        x = s >> _D_JOKERS
+        return (x & low_bits).bit_count() + 2 * ((x >> 1) & low_bits).bit_count()
+
+    def clip(runs: Iterable[int], limit: int) -> tuple[int, ...]:
+        """The runs sorted, each balance capped at ``limit`` (docs/solver.md)."""
+        top = (limit + _BAL0) << 2
+        return tuple(sorted(o if o & _BAL_MASK <= top else (o & ~_BAL_MASK) | top for o in runs))
 
     def final(s: int, prof: tuple[tuple[int, ...], ...], need: int, keep: int, pts: int) -> int:
         for runs in prof:
             for o in runs:
-                if not closable(o):
+                if not _closable(o):
                     return _INFEASIBLE
                 need &= ~need_run
-        x = s >> _D_JOKERS
-        jokers = (x & low_bits).bit_count() + 2 * ((x >> 1) & low_bits).bit_count()
-        if need or pts or jokers < keep:
+        if need or pts or jokers(s) < keep:
             return _INFEASIBLE
         return 0
 
@@ -555,9 +576,7 @@ def _by_ranks(
             grown: list[tuple[int, int, int, int, int]] = []
             for s1, need1, pts1, sets1, gain1 in out:
                 free = (s1 >> _D_JOKERS) & 3
-                spare = [
-                    c for c in range(4) if not mask >> c & 1 and (s1 >> 3 * (base + c)) & 3
-                ]
+                spare = [c for c in range(4) if not mask >> c & 1 and (s1 >> 3 * (base + c)) & 3]
                 for nf in range(min(free, 2) + 1):
                     for kf in range(min(len(spare), 2 - nf) + 1):
                         n = k + nf + kf
@@ -598,27 +617,24 @@ def _by_ranks(
         fixed_here = _D_FIXED0 + f
         q = _run_pos_points(rank)
         g = gain_of[q]
+        jl0 = jokers(s)
         # 1. The runs of colour c still open: each ends (if valid) or takes this field's
         # tile, a real one or a joker.  Partial: (runs, real tiles left, hand, gain,
         # points placed, need).
-        Partial = tuple[tuple[int, ...], int, int, int, int, int]
-        partial: list[Partial]
-        if p < 4 and high and k:
+        partial: list[tuple[tuple[int, ...], int, int, int, int, int]]
+        if p < 4 and k and top_ok[c]:
             partial = [((), k - d, s + d * unit[_D_TOP + c], 0, 0, need) for d in range(k + 1)]
         else:
             partial = [((), k, s, 0, 0, need)]
         for o in prof[c]:
-            length = o & 3
-            real = (o >> 2) & 15
-            nj = (o >> 6) & 3
-            valid = closable(o)
+            valid = _closable(o)
             extend = not (top_rank and o & _FROM_ONE)
-            longer = min(length + 1, 3) | (o & _FROM_ONE)
-            by_real = longer | min(real + 1, cap) << 2 | nj << 6
+            longer = (o & ~(3 | _LAST_JOKER)) | min((o & 3) + 1, 3)
+            by_real = longer + _BAL1
             by_joker = -1
-            if nj < 2 and (adjacent or not o & _LAST_JOKER):
-                by_joker = longer | real << 2 | (nj + 1) << 6 | (0 if adjacent else _LAST_JOKER)
-            grown: list[Partial] = []
+            if adjacent or not o & _LAST_JOKER:
+                by_joker = longer - per * _BAL1 | last_joker
+            grown: list[tuple[tuple[int, ...], int, int, int, int, int]] = []
             for runs, kr, s1, gain, placed, need1 in partial:
                 if valid:
                     grown.append((runs, kr, s1, gain, placed, need1 & ~need_run))
@@ -627,30 +643,33 @@ def _by_ranks(
                 if kr:
                     grown.append(((*runs, by_real), kr - 1, s1, gain + g, placed + q, need1))
                 if by_joker >= 0:
-                    for src in (_D_FREE, fixed_here):
-                        if (s1 >> 3 * src) & 3:
-                            grown.append(
-                                ((*runs, by_joker), kr, s1 - unit[src], gain + g, placed + q, need1)
-                            )
+                    if (s1 >> _D_JOKERS) & 3:
+                        grown.append(
+                            ((*runs, by_joker), kr, s1 - unit[_D_FREE], gain + g, placed + q, need1)
+                        )
+                    if (s1 >> 3 * fixed_here) & 3:
+                        grown.append(
+                            ((*runs, by_joker), kr, s1 - unit[fixed_here], gain + g, placed + q, need1)
+                        )
             partial = grown
         out: dict[_State, int] = {}
         nxt = p + 1
         rank_end = c == 3 and not top_rank
         bit = 1 << c
-        Option = tuple[tuple[int, ...], tuple[int, ...], int, int, int, int, int]
+        start0 = 1 | _BAL0 << 2 | (_FROM_ONE if rank == 1 and high else 0)
         for runs, kr, s1, gain, placed, need1 in partial:
             if top_rank:
                 # Rank 14 ends every run that reached it; a set-aside ace must end one.
-                if kr or not all(closable(o) for o in runs):
+                if kr or not all(_closable(o) for o in runs):
                     continue
                 if runs:
                     need1 &= ~need_run
                 runs = ()
             # 2. Each real tile left: a new run (after 0-2 jokers), a set of this rank,
             # left over, or laid off.
-            options: list[Option] = [(runs, slots, s1, gain, placed, need1, keep)]
+            options = [(runs, slots, s1, gain, placed, need1, keep)]
             for _ in range(kr):
-                more: list[Option] = []
+                more = []
                 for runs2, slots2, s2, gain2, placed2, need2, keep2 in options:
                     more.append(
                         (runs2, slots2, s2, gain2, placed2, need2, keep2 - 1 if keep2 else 0)
@@ -659,20 +678,13 @@ def _by_ranks(
                         more.append((runs2, slots2, s2, gain2 + lay[f], placed2, need2, keep2))
                     if runs_ok:
                         more.append(
-                            (
-                                (*runs2, 1 | 1 << 2 | (_FROM_ONE if rank == 1 and high else 0)),
-                                slots2,
-                                s2,
-                                gain2 + g,
-                                placed2 + q,
-                                need2,
-                                keep2,
-                            )
+                            ((*runs2, start0 + _BAL1), slots2, s2, gain2 + g, placed2 + q, need2, keep2)
                         )
                         if rank >= 2:
                             q1 = _run_pos_points(rank - 1)
                             g1 = g + gain_of[q1]
-                            code = 2 | 1 << 2 | 1 << 6 | (_FROM_ONE if rank == 2 and high else 0)
+                            code = 2 | (_BAL0 + 1 - per) << 2
+                            code |= _FROM_ONE if rank == 2 and high else 0
                             for src in (_D_FREE, fixed_here - 4):
                                 if (s2 >> 3 * src) & 3:
                                     more.append(
@@ -689,7 +701,8 @@ def _by_ranks(
                             if rank >= 3 and adjacent:
                                 q2 = _run_pos_points(rank - 2)
                                 g2 = g1 + gain_of[q2]
-                                code = 3 | 1 << 2 | 2 << 6 | (_FROM_ONE if rank == 3 and high else 0)
+                                code = 3 | (_BAL0 + 1 - 2 * per) << 2
+                                code |= _FROM_ONE if rank == 3 and high else 0
                                 for a, b in (
                                     (_D_FREE, _D_FREE),
                                     (_D_FREE, fixed_here - 4),
@@ -719,20 +732,25 @@ def _by_ranks(
                             more.append((runs2, opened, s2, gain2, placed2, need2, keep2))
                 options = more
             for runs2, slots2, s2, gain2, placed2, need2, keep2 in options:
-                prof2 = (*prof[:c], tuple(sorted(runs2)), *prof[c + 1 :])
                 pts2 = (pts - placed2 if pts > placed2 else 0) if track else 0
-                if rank_end:
-                    for s3, need3, pts3, sets3, gain3 in finish_sets(
-                        rank, s2, slots2, need2, pts2, sets
-                    ):
-                        state = (nxt, s3, prof2, (), need3, keep2, pts3, sets3)
-                        v = gain2 + gain3
-                        if out.get(state, -1) < v:
-                            out[state] = v
-                else:
-                    state = (nxt, s2, prof2, slots2, need2, keep2, pts2, sets)
-                    if out.get(state, -1) < gain2:
-                        out[state] = gain2
+                ends = (
+                    finish_sets(rank, s2, slots2, need2, pts2, sets)
+                    if rank_end
+                    else ((s2, need2, pts2, sets, 0),)
+                )
+                for s3, need3, pts3, sets3, gain3 in ends:
+                    jl = jokers(s3)
+                    limit = per * jl
+                    if jl == jl0:
+                        prof2 = (*prof[:c], clip(runs2, limit), *prof[c + 1 :])
+                    else:
+                        prof2 = tuple(
+                            clip(runs2 if i == c else prof[i], limit) for i in range(4)
+                        )
+                    state = (nxt, s3, prof2, () if rank_end else slots2, need3, keep2, pts3, sets3)
+                    v = gain2 + gain3
+                    if out.get(state, -1) < v:
+                        out[state] = v
         return out
 
     def search(
