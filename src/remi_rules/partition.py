@@ -468,6 +468,8 @@ _D_UNIT: Final = tuple(1 << (3 * i) for i in range(_D_FIELDS))
 _D_JOKERS: Final = 3 * _D_FREE
 _D_LOW: Final = sum(1 << (3 * i) for i in range(_D_FIELDS - _D_FREE))
 _LAST_JOKER: Final = 0x100
+_RESTART: Final = 0x100
+"""A flag beside the need bits inside a move: a valid run of this colour just ended."""
 _FROM_ONE: Final = 0x200
 _NO_RUNS: Final = ((), (), (), ())
 
@@ -534,6 +536,7 @@ def _by_ranks(
     top_ok = [high and bool(counts[44 + c] or counts[48 + c] or two) for c in range(4)]
     need_run = NEED_RUN
     last_joker = 0 if adjacent else _LAST_JOKER
+    fixed_rank = [any(counts[_FIXED0 + r * 4 + c] for c in range(4)) for r in range(13)]
     memo: dict[_State, int] = {}
 
     def jokers(s: int) -> int:
@@ -555,6 +558,23 @@ def _by_ranks(
             return _INFEASIBLE
         return 0
 
+    def tidy(slots: tuple[int, ...], p: int, s: int) -> tuple[int, ...] | None:
+        """The sets of this rank after field ``p``: None if one of them can no longer
+        be completed; else sorted, and without their colours where no fixed joker of
+        this rank needs them (then only how many tiles a set holds matters)."""
+        later = 0
+        for i in range(p + 1, (p | 3) + 1):
+            if (s >> 3 * i) & 3:
+                later += 1
+        jl = min(2, jokers(s))
+        for m in slots:
+            most = (m >> 4) + (m & 15).bit_count() + later
+            if most < 3 and (3 - most > jl or most < per * (3 - most)):
+                return None
+        if fixed_rank[p >> 2]:
+            return slots if len(slots) < 2 else tuple(sorted(slots))
+        return tuple(sorted(((m >> 4) + (m & 15).bit_count()) << 4 for m in slots))
+
     def finish_sets(
         rank: int, s: int, slots: tuple[int, ...], need: int, pts: int, sets: int
     ) -> list[tuple[int, int, int, int, int]]:
@@ -572,7 +592,7 @@ def _by_ranks(
         g = gain_of[value]
         ace = NEED_ACE_SET if rank == 1 else 0
         for mask in slots:
-            k = mask.bit_count()
+            k = (mask >> 4) + (mask & 15).bit_count()
             grown: list[tuple[int, int, int, int, int]] = []
             for s1, need1, pts1, sets1, gain1 in out:
                 free = (s1 >> _D_JOKERS) & 3
@@ -634,10 +654,13 @@ def _by_ranks(
             by_joker = -1
             if adjacent or not o & _LAST_JOKER:
                 by_joker = longer - per * _BAL1 | last_joker
+            # Ending a valid run while a tile of this field starts a new one is never
+            # better than the run taking that tile (docs/solver.md): flag it.
+            restart = _RESTART if valid and not o & _FROM_ONE else 0
             grown: list[tuple[tuple[int, ...], int, int, int, int, int]] = []
             for runs, kr, s1, gain, placed, need1 in partial:
                 if valid:
-                    grown.append((runs, kr, s1, gain, placed, need1 & ~need_run))
+                    grown.append((runs, kr, s1, gain, placed, need1 & ~need_run | restart))
                 if not extend:
                     continue
                 if kr:
@@ -676,10 +699,11 @@ def _by_ranks(
                     )
                     if lay[f]:
                         more.append((runs2, slots2, s2, gain2 + lay[f], placed2, need2, keep2))
-                    if runs_ok:
+                    if runs_ok and not need2 & _RESTART:
                         more.append(
                             ((*runs2, start0 + _BAL1), slots2, s2, gain2 + g, placed2 + q, need2, keep2)
                         )
+                    if runs_ok:
                         if rank >= 2:
                             q1 = _run_pos_points(rank - 1)
                             g1 = g + gain_of[q1]
@@ -732,7 +756,12 @@ def _by_ranks(
                             more.append((runs2, opened, s2, gain2, placed2, need2, keep2))
                 options = more
             for runs2, slots2, s2, gain2, placed2, need2, keep2 in options:
+                need2 &= ~_RESTART
                 pts2 = (pts - placed2 if pts > placed2 else 0) if track else 0
+                if slots2 and not rank_end:
+                    slots2 = tidy(slots2, p, s2)
+                    if slots2 is None:
+                        continue
                 ends = (
                     finish_sets(rank, s2, slots2, need2, pts2, sets)
                     if rank_end
