@@ -381,8 +381,8 @@ def solve(
         else:
             found = _solve_constrained(prep, constraints, tiles_objective, fast_budget)
     except _OverBudget:
-        best = _by_ranks(counts, prep, rules, constraints, tiles_objective, extra)
-        found = _reconstruct(prep, constraints, tiles_objective, best)
+        best, at_least = _by_ranks(counts, prep, rules, constraints, tiles_objective, extra)
+        found = _reconstruct(prep, constraints, tiles_objective, best, at_least)
     if found is None:
         return None
     value, path = found
@@ -408,6 +408,7 @@ def _reconstruct(
     constraints: Constraints,
     tiles_objective: bool,
     best: Callable[[int, int, int, int, int], int],
+    at_least: Callable[[int, int, int, int, int, int], bool],
 ) -> tuple[int, list[int]] | None:
     """The split :func:`_solve_constrained` returns, with ``best(remainder, need, keep,
     points, sets)`` as its value of a remainder: the lowest tile goes into the first
@@ -436,11 +437,10 @@ def _reconstruct(
             if more > max_sets:
                 continue
             left = points - pts if points > pts else 0
-            rest = best(s - mask, need & ~kinds[index], keep, left, more)
-            if rest >= 0 and value + rest == target:
+            if at_least(s - mask, need & ~kinds[index], keep, left, more, target - value):
                 path.append(index)
                 s, need, points, sets = s - mask, need & ~kinds[index], left, more
-                target = rest
+                target -= value
                 break
         else:
             s -= unit[low]
@@ -508,11 +508,12 @@ def _by_ranks(
     constraints: Constraints,
     tiles_objective: bool,
     extra: Callable[[int], int] | None,
-) -> Callable[[int, int, int, int, int], int]:
+) -> tuple[Callable[[int, int, int, int, int], int], Callable[[int, int, int, int, int, int], bool]]:
     """``best(remainder, need, keep, points, sets)``: the value :func:`_solve_constrained`
-    gives a remainder (compact encoding), computed by a search over the fields in
-    order whose state is the runs still open (docs/solver.md), memoised for the life
-    of the returned function."""
+    gives a remainder (compact encoding), and ``at_least(..., goal)``: whether it is at
+    least ``goal``; computed by a search over the fields in order whose state is the
+    runs still open (docs/solver.md), with bounds memoised for the life of the two
+    functions."""
     per = rules.real_tiles_per_joker
     adjacent = rules.jokers_may_be_adjacent
     runs_ok = constraints.allow_runs
@@ -537,7 +538,6 @@ def _by_ranks(
     need_run = NEED_RUN
     last_joker = 0 if adjacent else _LAST_JOKER
     fixed_rank = [any(counts[_FIXED0 + r * 4 + c] for c in range(4)) for r in range(13)]
-    memo: dict[_State, int] = {}
 
     def jokers(s: int) -> int:
         x = s >> _D_JOKERS
@@ -642,10 +642,8 @@ def _by_ranks(
         # tile, a real one or a joker.  Partial: (runs, real tiles left, hand, gain,
         # points placed, need).
         partial: list[tuple[tuple[int, ...], int, int, int, int, int]]
-        if p < 4 and k and top_ok[c]:
-            partial = [((), k - d, s + d * unit[_D_TOP + c], 0, 0, need) for d in range(k + 1)]
-        else:
-            partial = [((), k, s, 0, 0, need)]
+        partial = [((), k, s, 0, 0, need)]
+        carry = p < 4 and top_ok[c]
         for o in prof[c]:
             valid = _closable(o)
             extend = not (top_rank and o & _FROM_ONE)
@@ -682,8 +680,8 @@ def _by_ranks(
         start0 = 1 | _BAL0 << 2 | (_FROM_ONE if rank == 1 and high else 0)
         for runs, kr, s1, gain, placed, need1 in partial:
             if top_rank:
-                # Rank 14 ends every run that reached it; a set-aside ace must end one.
-                if kr or not all(_closable(o) for o in runs):
+                # Rank 14 ends every run that reached it.
+                if not all(_closable(o) for o in runs):
                     continue
                 if runs:
                     need1 &= ~need_run
@@ -694,11 +692,19 @@ def _by_ranks(
             for _ in range(kr):
                 more = []
                 for runs2, slots2, s2, gain2, placed2, need2, keep2 in options:
-                    more.append(
-                        (runs2, slots2, s2, gain2, placed2, need2, keep2 - 1 if keep2 else 0)
-                    )
-                    if lay[f]:
-                        more.append((runs2, slots2, s2, gain2 + lay[f], placed2, need2, keep2))
+                    if carry:
+                        # An ace not used low waits for rank 14 (a run 12 13 1, or left).
+                        more.append(
+                            (runs2, slots2, s2 + unit[_D_TOP + c], gain2, placed2, need2, keep2)
+                        )
+                    else:
+                        more.append(
+                            (runs2, slots2, s2, gain2, placed2, need2, keep2 - 1 if keep2 else 0)
+                        )
+                        if lay[f]:
+                            more.append((runs2, slots2, s2, gain2 + lay[f], placed2, need2, keep2))
+                    if top_rank:
+                        continue
                     if runs_ok and not need2 & _RESTART:
                         more.append(
                             ((*runs2, start0 + _BAL1), slots2, s2, gain2 + g, placed2 + q, need2, keep2)
@@ -782,6 +788,33 @@ def _by_ranks(
                         out[state] = v
         return out
 
+    # Upper bounds: each tile left worth at most its best gain in any meld (or lay-off).
+    most = [0] * _D_FIELDS
+    top_gain = gain_of[25]
+    for f in range(REAL_FIELDS):
+        rank = f // 4 + 1
+        most[f] = max(gain_of[max(_set_points(rank), _run_pos_points(rank))], lay[f])
+    for c in range(4):
+        most[_D_TOP + c] = max(gain_of[10], lay[c])
+    for i in range(_D_FREE, _D_FIELDS):
+        most[i] = top_gain
+    held = [i for i in range(_D_FIELDS) if i < _D_TOP and counts[i]]
+    held += [_D_TOP + c for c in range(4) if top_ok[c]]
+    held += [_d_index(f) for f in range(FREE_JOKER, NFIELDS) if counts[f]]
+    held.sort()
+
+    def ceiling(p: int, s: int, slots: tuple[int, ...]) -> int:
+        total = 0
+        for i in held:
+            if i >= p:
+                total += most[i] * ((s >> 3 * i) & 3)
+        for m in slots:
+            total += top_gain * ((m >> 4) + (m & 15).bit_count())
+        return total
+
+    bounds: dict[_State, list[int]] = {}
+    """Per state: [a lower bound, an upper bound, its moves best first]."""
+
     def search(
         p: int,
         s: int,
@@ -791,7 +824,10 @@ def _by_ranks(
         keep: int,
         pts: int,
         sets: int,
+        goal: int,
     ) -> int:
+        """Fail-soft: a value >= ``goal`` that some split of the rest reaches, or an
+        upper bound < ``goal`` on every split's value."""
         # Fields with nothing to do are passed over without a memo entry.
         while True:
             if p == end:
@@ -801,26 +837,59 @@ def _by_ranks(
                 break
             p += 1
         key = (p, s, prof, slots, need, keep, pts, sets)
-        found = memo.get(key)
-        if found is not None:
-            return found
+        entry = bounds.get(key)
+        if entry is None:
+            listed = sorted(
+                moves(p, s, prof, slots, need, keep, pts, sets).items(),
+                key=lambda item: -item[1],
+            )
+            entry = [_INFEASIBLE, ceiling(p, s, slots) if listed else _INFEASIBLE, listed]
+            bounds[key] = entry
+        low, high, listed = entry
+        if low >= goal:
+            return low
+        if high < goal:
+            return high
         top = _INFEASIBLE
-        for state, gain in moves(p, s, prof, slots, need, keep, pts, sets).items():
-            v = search(*state)
-            if v > _INFEASIBLE and v + gain > top:
-                top = v + gain
-        memo[key] = top
+        for state, gain in listed:
+            v = search(*state, goal - gain) + gain
+            if v >= goal:
+                entry[0] = v
+                return v
+            if v > top:
+                top = v
+        entry[1] = top
         return top
 
     shifts = tuple((3 * i, 3 * _d_index(f)) for i, f in enumerate(prep.present))
 
-    def best(remainder: int, need: int, keep: int, points: int, sets: int) -> int:
+    def start(remainder: int) -> int:
         s = 0
         for a, b in shifts:
             s |= ((remainder >> a) & 3) << b
-        return search(0, s, _NO_RUNS, (), need, keep, points, sets)
+        return s
 
-    return best
+    def at_least(remainder: int, need: int, keep: int, points: int, sets: int, goal: int) -> bool:
+        s = start(remainder)
+        return search(0, s, _NO_RUNS, (), need, keep, points, sets, goal) >= goal
+
+    def best(remainder: int, need: int, keep: int, points: int, sets: int) -> int:
+        # MTD(f): threshold searches until the bounds meet.
+        s = start(remainder)
+        low, high = _INFEASIBLE, 1 << 40
+        guess = ceiling(0, s, ())
+        while low < high:
+            goal = guess if guess > low else low + 1
+            guess = search(0, s, _NO_RUNS, (), need, keep, points, sets, goal)
+            if guess < goal:
+                if guess <= _INFEASIBLE // 2:
+                    return _INFEASIBLE  # no split meets the constraints
+                high = guess
+            else:
+                low = guess
+        return low
+
+    return best, at_least
 
 
 def _d_index(field: int) -> int:
