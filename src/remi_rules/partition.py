@@ -341,7 +341,7 @@ def _prepare(
     return _Prepared(unit, guard, real, start, by_low, tuple(melds), jokers, tuple(present))
 
 
-FAST_BUDGET: Final = 4000
+FAST_BUDGET = 4000
 """Remainders the fast search may memoise before the solver switches to the search by
 ranks.  Both searches are exact and break ties the same way, so this changes only the
 time an answer takes."""
@@ -358,7 +358,7 @@ def solve(
     tiles_objective: bool = False,
     constraints: Constraints = _NO_CONSTRAINTS,
     extra: Callable[[int], int] | None = None,
-    fast_budget: int = FAST_BUDGET,
+    fast_budget: int | None = None,
 ) -> tuple[int, tuple[Candidate, ...]] | None:
     """The best split of the hand ``counts`` (105 fields) into melds.
 
@@ -371,8 +371,11 @@ def solve(
 
     Any hand the game can reach (the 104 numbered tiles at most twice each, two
     jokers) is solved exactly, in time polynomial in its size: the fast search runs
-    first, and past ``fast_budget`` memoised remainders the search by ranks takes over
-    (``fast_budget=0``: the search by ranks alone).  Same answer either way."""
+    first, and past ``fast_budget`` memoised remainders (default :data:`FAST_BUDGET`)
+    the search by ranks takes over (``0``: the search by ranks alone).  Same answer
+    either way."""
+    if fast_budget is None:
+        fast_budget = FAST_BUDGET
     prep = _prepare(counts, rules, tiles_objective, constraints, extra)
     found: tuple[int, list[int]] | None
     try:
