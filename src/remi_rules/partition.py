@@ -511,7 +511,9 @@ def _by_ranks(
     constraints: Constraints,
     tiles_objective: bool,
     extra: Callable[[int], int] | None,
-) -> tuple[Callable[[int, int, int, int, int], int], Callable[[int, int, int, int, int, int], bool]]:
+) -> tuple[
+    Callable[[int, int, int, int, int], int], Callable[[int, int, int, int, int, int], bool]
+]:
     """``best(remainder, need, keep, points, sets)``: the value :func:`_solve_constrained`
     gives a remainder (compact encoding), and ``at_least(..., goal)``: whether it is at
     least ``goal``; computed by a search over the fields in order whose state is the
@@ -673,7 +675,14 @@ def _by_ranks(
                         )
                     if (s1 >> 3 * fixed_here) & 3:
                         grown.append(
-                            ((*runs, by_joker), kr, s1 - unit[fixed_here], gain + g, placed + q, need1)
+                            (
+                                (*runs, by_joker),
+                                kr,
+                                s1 - unit[fixed_here],
+                                gain + g,
+                                placed + q,
+                                need1,
+                            )
                         )
             partial = grown
         out: dict[_State, int] = {}
@@ -710,51 +719,58 @@ def _by_ranks(
                         continue
                     if runs_ok and not need2 & _RESTART:
                         more.append(
-                            ((*runs2, start0 + _BAL1), slots2, s2, gain2 + g, placed2 + q, need2, keep2)
+                            (
+                                (*runs2, start0 + _BAL1),
+                                slots2,
+                                s2,
+                                gain2 + g,
+                                placed2 + q,
+                                need2,
+                                keep2,
+                            )
                         )
-                    if runs_ok:
-                        if rank >= 2:
-                            q1 = _run_pos_points(rank - 1)
-                            g1 = g + gain_of[q1]
-                            code = 2 | (_BAL0 + 1 - per) << 2
-                            code |= _FROM_ONE if rank == 2 and high else 0
-                            for src in (_D_FREE, fixed_here - 4):
-                                if (s2 >> 3 * src) & 3:
+                    if runs_ok and rank >= 2:
+                        q1 = _run_pos_points(rank - 1)
+                        g1 = g + gain_of[q1]
+                        code = 2 | (_BAL0 + 1 - per) << 2
+                        code |= _FROM_ONE if rank == 2 and high else 0
+                        for src in (_D_FREE, fixed_here - 4):
+                            if (s2 >> 3 * src) & 3:
+                                more.append(
+                                    (
+                                        (*runs2, code),
+                                        slots2,
+                                        s2 - unit[src],
+                                        gain2 + g1,
+                                        placed2 + q + q1,
+                                        need2,
+                                        keep2,
+                                    )
+                                )
+                        if rank >= 3 and adjacent:
+                            q2 = _run_pos_points(rank - 2)
+                            g2 = g1 + gain_of[q2]
+                            code = 3 | (_BAL0 + 1 - 2 * per) << 2
+                            code |= _FROM_ONE if rank == 3 and high else 0
+                            for a, b in (
+                                (_D_FREE, _D_FREE),
+                                (_D_FREE, fixed_here - 4),
+                                (fixed_here - 8, _D_FREE),
+                                (fixed_here - 8, fixed_here - 4),
+                            ):
+                                s3 = s2 - unit[a]
+                                if (s2 >> 3 * a) & 3 and (s3 >> 3 * b) & 3:
                                     more.append(
                                         (
                                             (*runs2, code),
                                             slots2,
-                                            s2 - unit[src],
-                                            gain2 + g1,
-                                            placed2 + q + q1,
+                                            s3 - unit[b],
+                                            gain2 + g2,
+                                            placed2 + q + q1 + q2,
                                             need2,
                                             keep2,
                                         )
                                     )
-                            if rank >= 3 and adjacent:
-                                q2 = _run_pos_points(rank - 2)
-                                g2 = g1 + gain_of[q2]
-                                code = 3 | (_BAL0 + 1 - 2 * per) << 2
-                                code |= _FROM_ONE if rank == 3 and high else 0
-                                for a, b in (
-                                    (_D_FREE, _D_FREE),
-                                    (_D_FREE, fixed_here - 4),
-                                    (fixed_here - 8, _D_FREE),
-                                    (fixed_here - 8, fixed_here - 4),
-                                ):
-                                    s3 = s2 - unit[a]
-                                    if (s2 >> 3 * a) & 3 and (s3 >> 3 * b) & 3:
-                                        more.append(
-                                            (
-                                                (*runs2, code),
-                                                slots2,
-                                                s3 - unit[b],
-                                                gain2 + g2,
-                                                placed2 + q + q1 + q2,
-                                                need2,
-                                                keep2,
-                                            )
-                                        )
                     if not top_rank:
                         for i, mask in enumerate(slots2):
                             if not mask & bit and (i == 0 or slots2[i - 1] != mask):
@@ -768,9 +784,10 @@ def _by_ranks(
                 need2 &= ~_RESTART
                 pts2 = (pts - placed2 if pts > placed2 else 0) if track else 0
                 if slots2 and not rank_end:
-                    slots2 = tidy(slots2, p, s2)
-                    if slots2 is None:
+                    kept = tidy(slots2, p, s2)
+                    if kept is None:
                         continue
+                    slots2 = kept
                 ends = (
                     finish_sets(rank, s2, slots2, need2, pts2, sets)
                     if rank_end
@@ -782,9 +799,7 @@ def _by_ranks(
                     if jl == jl0:
                         prof2 = (*prof[:c], clip(runs2, limit), *prof[c + 1 :])
                     else:
-                        prof2 = tuple(
-                            clip(runs2 if i == c else prof[i], limit) for i in range(4)
-                        )
+                        prof2 = tuple(clip(runs2 if i == c else prof[i], limit) for i in range(4))
                     state = (nxt, s3, prof2, () if rank_end else slots2, need3, keep2, pts3, sets3)
                     v = gain2 + gain3
                     if out.get(state, -1) < v:
@@ -816,7 +831,9 @@ def _by_ranks(
         return total
 
     bounds: dict[_State, list[int]] = {}
-    """Per state: [a lower bound, an upper bound, its moves best first]."""
+    """Per state: [a lower bound, an upper bound] on its value."""
+    children: dict[_State, list[tuple[_State, int]]] = {}
+    """Per state: its moves, the best gain first."""
 
     def search(
         p: int,
@@ -846,9 +863,12 @@ def _by_ranks(
                 moves(p, s, prof, slots, need, keep, pts, sets).items(),
                 key=lambda item: -item[1],
             )
-            entry = [_INFEASIBLE, ceiling(p, s, slots) if listed else _INFEASIBLE, listed]
+            entry = [_INFEASIBLE, ceiling(p, s, slots) if listed else _INFEASIBLE]
             bounds[key] = entry
-        low, high, listed = entry
+            children[key] = listed
+        else:
+            listed = children[key]
+        low, high = entry
         if low >= goal:
             return low
         if high < goal:

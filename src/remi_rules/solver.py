@@ -228,7 +228,8 @@ def opening_split(
     min_leftover: int = 0,
     melded: Iterable[Meld] = (),
 ) -> tuple[int, tuple[partition.Candidate, ...]] | None:
-    """:func:`best_opening` on the solver's counts, without the checks of a hand: the best split, as ``(value, melds)``, or None."""
+    """:func:`best_opening` on the solver's counts, without the checks of a hand:
+    the best split, as ``(value, melds)``, or None."""
     done = tuple(melded)
     best: tuple[int, tuple[partition.Candidate, ...]] | None = None
     for shape in opening_classes(rules, done):
