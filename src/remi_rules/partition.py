@@ -349,7 +349,7 @@ def _prepare(
     return _Prepared(unit, guard, real, start, by_low, tuple(melds), jokers, tuple(present))
 
 
-FAST_BUDGET = 4000
+FAST_BUDGET = 60_000
 """Remainders the fast search may memoise before the solver switches to the search by
 ranks.  Both searches are exact and break ties the same way, so this changes only the
 time an answer takes."""
