@@ -456,6 +456,77 @@ def compare_with_peer(
 # -- the run ---------------------------------------------------------------------------------
 
 
+def _colour_run(colour: str, low: int = 1, high: int = 13) -> str:
+    return " ".join(f"{r}{colour}" for r in range(low, high + 1))
+
+
+FAMILIES: dict[str, str] = {
+    # two jokers with long runs in two colours (28 tiles), and in both copies (30)
+    "two_jokers_runs": f"{_colour_run('R')} {_colour_run('G')} J J",
+    "two_jokers_both_copies": f"{_colour_run('R', 1, 7)} {_colour_run('R', 1, 7)} "
+    f"{_colour_run('G', 1, 7)} {_colour_run('G', 1, 7)} J J",
+    # the high ace: 1R 1G 1A 1N, ranks 8-13 in four colours, both jokers (30)
+    "high_ace": "1R 1G 1A 1N " + " ".join(f"{r}{c}" for r in range(8, 14) for c in "RGAN") + " J J",
+    # a dense block: ranks 3-9 in four colours, one joker (29)
+    "dense_block": " ".join(f"{r}{c}" for r in range(3, 10) for c in "RGAN") + " J",
+}
+"""Adversarial racks (``--families``): each solved by best_melds and best_opening."""
+
+FAMILY_SIZES = (40, 60, 80)
+"""Seeded uniform racks of these sizes (``--families``), ``--family-count`` each."""
+
+
+def time_families(rules: Any, count: int, seed: int, out: Callable[[str], None]) -> dict[str, Any]:
+    """Worst wall time (ms) per adversarial family and per large rack size, over
+    best_melds and best_opening (both objectives for the families)."""
+    from remi_rules import best_opening, parse_tiles
+
+    worst: dict[str, float] = {}
+    for name, text in FAMILIES.items():
+        hand = parse_tiles(text)
+        times = []
+        for objective in ("points", "tiles"):
+            for solve in (best_melds, best_opening):
+                t0 = time.perf_counter()
+                solve(hand, rules, objective)
+                times.append((time.perf_counter() - t0) * 1000)
+        worst[name] = round(max(times), 1)
+        out(f"family {name} ({len(hand)} tiles): worst {worst[name]} ms")
+    for n in FAMILY_SIZES:
+        times = []
+        for rack in draw_racks(n, "any", count, f"{seed}:large"):
+            hand = tiles_of(rack)
+            for solve in (best_melds, best_opening):
+                t0 = time.perf_counter()
+                solve(hand, rules)
+                times.append((time.perf_counter() - t0) * 1000)
+        worst[f"random_{n}"] = round(max(times), 1)
+        out(f"random racks of {n}: worst {worst[f'random_{n}']} ms")
+    families_30 = [v for k, v in worst.items() if not k.startswith("random_")]
+    return {
+        "families": worst,
+        "worst_ms_30": max(families_30),
+        "worst_ms_80": worst.get("random_80"),
+    }
+
+
+def tracemalloc_growth(rules: Any, calls: int = 10_000) -> dict[str, Any]:
+    """Memory still allocated after ``calls`` best_melds calls, against after 100: a
+    per-call cache that grows with the calls would show here."""
+    import tracemalloc
+
+    racks = [tiles_of(r) for r in draw_racks(15, "any", 100, "tracemalloc")]
+    tracemalloc.start()
+    for rack in racks:
+        best_melds(rack, rules)
+    first, _ = tracemalloc.get_traced_memory()
+    for i in range(calls):
+        best_melds(racks[i % len(racks)], rules)
+    last, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {"tracemalloc_calls": calls, "tracemalloc_growth_bytes": last - first}
+
+
 def run(
     count: int,
     peer_count: int,
@@ -466,6 +537,8 @@ def run(
     peer: bool = True,
     peer_venv: Path = DEFAULT_PEER_VENV,
     out: Callable[[str], None] = print,
+    families: bool = False,
+    family_count: int = 3,
 ) -> dict[str, Any]:
     w0 = time.perf_counter()
     rules = variants.get(preset)
@@ -558,6 +631,10 @@ def run(
     else:
         peer_part["peer_error"] = "skipped (--peer-count 0)"
     result.update(peer_part)
+    result.update({"worst_ms_30": None, "worst_ms_80": None, "families": None})
+    if families:
+        result.update(time_families(rules, family_count, seed, out))
+        result.update(tracemalloc_growth(rules))
 
     met = {
         "median_ms_15": result["median_ms_15"] < TARGET_MEDIAN_MS_15,
@@ -594,6 +671,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preset", default="clasic")
     parser.add_argument("--objective", default="points", choices=("points", "tiles"))
     parser.add_argument("--peer-venv", type=Path, default=DEFAULT_PEER_VENV)
+    parser.add_argument(
+        "--families",
+        action="store_true",
+        help="also time the adversarial families and racks of 40, 60, 80 tiles",
+    )
+    parser.add_argument("--family-count", type=int, default=3, help="racks per large size")
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error("--count must be at least 1")
@@ -606,6 +689,8 @@ def main(argv: list[str] | None = None) -> int:
         args.objective,
         peer=not args.no_peer,
         peer_venv=args.peer_venv,
+        families=args.families,
+        family_count=max(1, args.family_count),
     )
     print(json.dumps(result))
     return 0

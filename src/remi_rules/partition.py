@@ -24,6 +24,14 @@ The method (docs/solver.md has the long version):
 
 Constraints (the opening's composition and minimum, tiles that must stay on the
 rack) become a few more bits of the memo key.
+
+Past :data:`FAST_BUDGET` memoised remainders (hands where that recursion is
+exponential: two jokers with long runs, the high ace over four colours), the search by
+ranks takes over: the fields in order with only the runs still open per colour, the
+sets of the rank, the jokers and the constraints as state (van Rijn, Takes & Vis
+2015), memoised bounds and threshold questions; the split is rebuilt by the same
+place-the-lowest-tile rule, so the answer is the same.  Polynomial in the hand's size
+for any rack the game can reach (docs/solver.md).
 """
 
 from __future__ import annotations
@@ -277,6 +285,8 @@ class _Prepared(NamedTuple):
     melds: tuple[Candidate, ...]
     joker_slots: tuple[int, ...]
     """Compact joker fields (for counting leftover jokers)."""
+    present: tuple[int, ...]
+    """``present[i]``: the solver field of compact field ``i``."""
 
 
 def _prepare(
@@ -336,7 +346,17 @@ def _prepare(
         for group in lists
     )
     jokers = tuple(compact[f] for f in present if f >= REAL_FIELDS)
-    return _Prepared(unit, guard, real, start, by_low, tuple(melds), jokers)
+    return _Prepared(unit, guard, real, start, by_low, tuple(melds), jokers, tuple(present))
+
+
+FAST_BUDGET = 60_000
+"""Remainders the fast search may memoise before the solver switches to the search by
+ranks.  Both searches are exact and break ties the same way, so this changes only the
+time an answer takes."""
+
+
+class _OverBudget(Exception):
+    """The fast search met more remainders than its budget."""
 
 
 def solve(
@@ -346,6 +366,7 @@ def solve(
     tiles_objective: bool = False,
     constraints: Constraints = _NO_CONSTRAINTS,
     extra: Callable[[int], int] | None = None,
+    fast_budget: int | None = None,
 ) -> tuple[int, tuple[Candidate, ...]] | None:
     """The best split of the hand ``counts`` (105 fields) into melds.
 
@@ -354,19 +375,560 @@ def solve(
     docstring).  Returns ``(value, melds)`` where ``value`` is ``points * 64 + tiles``
     (or ``tiles``), or ``None`` when no split meets ``constraints``.  ``extra(field)``
     (optional) lets a tile be placed on its own for that value (a lay-off; such
-    placements are not returned as melds)."""
+    placements are not returned as melds).
+
+    Any hand the game can reach (the 104 numbered tiles at most twice each, two
+    jokers) is solved exactly, in time polynomial in its size: the fast search runs
+    first, and past ``fast_budget`` memoised remainders (default :data:`FAST_BUDGET`)
+    the search by ranks takes over (``0``: the search by ranks alone).  Same answer
+    either way."""
+    if fast_budget is None:
+        fast_budget = FAST_BUDGET
     prep = _prepare(counts, rules, tiles_objective, constraints, extra)
-    if constraints == _NO_CONSTRAINTS:
-        value, path = _solve_plain(prep)
-    else:
-        found = _solve_constrained(prep, constraints, tiles_objective)
-        if found is None:
-            return None
-        value, path = found
+    found: tuple[int, list[int]] | None
+    try:
+        if constraints == _NO_CONSTRAINTS:
+            found = _solve_plain(prep, fast_budget)
+        else:
+            found = _solve_constrained(prep, constraints, tiles_objective, fast_budget)
+    except _OverBudget:
+        best, at_least = _by_ranks(counts, prep, rules, constraints, tiles_objective, extra)
+        found = _reconstruct(prep, constraints, tiles_objective, best, at_least)
+    if found is None:
+        return None
+    value, path = found
     return value, tuple(prep.melds[i] for i in path if i >= 0)
 
 
-def _solve_plain(prep: _Prepared) -> tuple[int, list[int]]:
+def _kinds(prep: _Prepared, constraints: Constraints) -> tuple[list[int], list[int], int]:
+    """Per meld index (the last entry serves index -1, a lay-off): the kinds it
+    provides, and whether it counts against ``max_sets``; and that limit."""
+    limited = constraints.max_sets is not None
+    max_sets = constraints.max_sets if constraints.max_sets is not None else 0
+    melds = prep.melds
+    kinds = [
+        *((NEED_RUN if m.is_run else NEED_SET) | (NEED_ACE_SET if m.ace_set else 0) for m in melds),
+        0,
+    ]
+    counted = [*(int(limited and not m.is_run) for m in melds), 0]
+    return kinds, counted, max_sets
+
+
+def _reconstruct(
+    prep: _Prepared,
+    constraints: Constraints,
+    tiles_objective: bool,
+    best: Callable[[int, int, int, int, int], int],
+    at_least: Callable[[int, int, int, int, int, int], bool],
+) -> tuple[int, list[int]] | None:
+    """The split :func:`_solve_constrained` returns, with ``best(remainder, need, keep,
+    points, sets)`` as its value of a remainder: the lowest tile goes into the first
+    meld, in notation order, that keeps the value optimal, else it is left over."""
+    unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
+    kinds, counted, max_sets = _kinds(prep, constraints)
+    min_points = constraints.min_points
+    track_points = tiles_objective and min_points > 0
+    need, keep = constraints.need, constraints.min_leftover
+    points = min_points if track_points else 0
+    sets = 0
+    s = prep.start
+    total = best(s, need, keep, points, sets)
+    if total < 0:
+        return None
+    target = total
+    path: list[int] = []
+    while s & real:
+        x = s & real
+        low = ((x & -x).bit_length() - 1) // 3
+        sg = s | guard
+        for mask, value, pts, index in by_low[low]:
+            if (sg - mask) & guard != guard:
+                continue
+            more = sets + counted[index]
+            if more > max_sets:
+                continue
+            left = points - pts if points > pts else 0
+            if at_least(s - mask, need & ~kinds[index], keep, left, more, target - value):
+                path.append(index)
+                s, need, points, sets = s - mask, need & ~kinds[index], left, more
+                target -= value
+                break
+        else:
+            s -= unit[low]
+            keep = keep - 1 if keep else 0
+    if not tiles_objective and min_points and total // 64 < min_points:
+        return None
+    return total, path
+
+
+# -- the search by ranks -----------------------------------------------------------------------
+#
+# The hand is an int with three bits per field, as in the fast search, over 109 fields:
+# 0-51 the numbered tiles, 52-55 the aces set aside to end a run at the top (rank 14,
+# one field per colour), 56 the free joker, 57 + f the fixed joker standing for field f.
+# A run still open is one int: its length capped at 3 (bits 0-1), its balance (real
+# tiles minus real_tiles_per_joker per joker, plus _BAL0; bits 2-6), whether its last
+# tile is a joker (bit 8, only when jokers may not be adjacent) and whether it began at
+# rank 1 (bit 9, only with the high ace: such a run cannot reach rank 14).
+
+_D_TOP: Final = 52
+_D_FREE: Final = 56
+_D_FIXED0: Final = 57
+_D_FIELDS: Final = 109
+_D_UNIT: Final = tuple(1 << (3 * i) for i in range(_D_FIELDS))
+_D_JOKERS: Final = 3 * _D_FREE
+_D_LOW: Final = sum(1 << (3 * i) for i in range(_D_FIELDS - _D_FREE))
+_LAST_JOKER: Final = 0x100
+_RESTART: Final = 0x100
+"""A flag beside the need bits inside a move: a valid run of this colour just ended."""
+_FROM_ONE: Final = 0x200
+_NO_RUNS: Final = ((), (), (), ())
+
+_State = tuple[int, int, tuple[tuple[int, ...], ...], tuple[int, ...], int, int, int, int]
+"""(field, hand left, open runs per colour, sets of this rank (colour masks), need,
+keep, points still needed, sets so far)."""
+
+
+def _run_pos_points(rank: int) -> int:
+    """VALUE-01 in a run: the points of position ``rank`` (14 is the high ace)."""
+    return 10 if rank >= 10 else 5
+
+
+def _set_points(rank: int) -> int:
+    """VALUE-01 in a set of ``rank``."""
+    return 25 if rank == 1 else 10 if rank >= 10 else 5
+
+
+_BAL0: Final = 16
+"""A run's balance (real tiles minus ``real_tiles_per_joker`` per joker) is stored plus
+this, in bits 2-6."""
+_BAL1: Final = 1 << 2
+_BAL_MASK: Final = 31 << 2
+
+
+def _closable(o: int) -> bool:
+    """Whether the open run ``o`` is a valid run if it ends here: three tiles or more,
+    and enough real tiles for its jokers."""
+    return (o & 3) == 3 and (o & _BAL_MASK) >= _BAL0 << 2
+
+
+def _by_ranks(
+    counts: Sequence[int],
+    prep: _Prepared,
+    rules: Ruleset,
+    constraints: Constraints,
+    tiles_objective: bool,
+    extra: Callable[[int], int] | None,
+) -> tuple[
+    Callable[[int, int, int, int, int], int], Callable[[int, int, int, int, int, int], bool]
+]:
+    """``best(remainder, need, keep, points, sets)``: the value :func:`_solve_constrained`
+    gives a remainder (compact encoding), and ``at_least(..., goal)``: whether it is at
+    least ``goal``; computed by a search over the fields in order whose state is the
+    runs still open (docs/solver.md), with bounds memoised for the life of the two
+    functions."""
+    per = rules.real_tiles_per_joker
+    adjacent = rules.jokers_may_be_adjacent
+    runs_ok = constraints.allow_runs
+    high = rules.ace_high_run and runs_ok
+    ace_joker_ok = rules.opening_ace_set_joker_ok
+    count_sets = constraints.max_sets is not None
+    set_room = constraints.max_sets if constraints.max_sets is not None else 99
+    track = tiles_objective and constraints.min_points > 0
+    end = 56 if high else 52
+    unit = _D_UNIT
+    low_bits = _D_LOW
+    gain_of = [1 if tiles_objective else 64 * q + 1 for q in range(26)]
+    lay = [0] * REAL_FIELDS
+    if extra is not None:
+        for f in range(REAL_FIELDS):
+            if counts[f]:
+                lay[f] = extra(f)
+    # An ace is set aside for the top only where a run can end with it: the hand holds
+    # the 12 or the 13 of its colour, or two jokers that may sit side by side.
+    two = adjacent and sum(counts[FREE_JOKER:]) >= 2
+    top_ok = [high and bool(counts[44 + c] or counts[48 + c] or two) for c in range(4)]
+    need_run = NEED_RUN
+    last_joker = 0 if adjacent else _LAST_JOKER
+    fixed_rank = [any(counts[_FIXED0 + r * 4 + c] for c in range(4)) for r in range(13)]
+
+    def jokers(s: int) -> int:
+        x = s >> _D_JOKERS
+        return (x & low_bits).bit_count() + 2 * ((x >> 1) & low_bits).bit_count()
+
+    def clip(runs: Iterable[int], limit: int) -> tuple[int, ...]:
+        """The runs sorted, each balance capped at ``limit`` (docs/solver.md)."""
+        top = (limit + _BAL0) << 2
+        return tuple(sorted(o if o & _BAL_MASK <= top else (o & ~_BAL_MASK) | top for o in runs))
+
+    def final(s: int, prof: tuple[tuple[int, ...], ...], need: int, keep: int, pts: int) -> int:
+        for runs in prof:
+            for o in runs:
+                if not _closable(o):
+                    return _INFEASIBLE
+                need &= ~need_run
+        if need or pts or jokers(s) < keep:
+            return _INFEASIBLE
+        return 0
+
+    def tidy(slots: tuple[int, ...], p: int, s: int) -> tuple[int, ...] | None:
+        """The sets of this rank after field ``p``: None if one of them can no longer
+        be completed; else sorted, and without their colours where no fixed joker of
+        this rank needs them (then only how many tiles a set holds matters)."""
+        later = 0
+        for i in range(p + 1, (p | 3) + 1):
+            if (s >> 3 * i) & 3:
+                later += 1
+        jl = min(2, jokers(s))
+        for m in slots:
+            most = (m >> 4) + (m & 15).bit_count() + later
+            if most < 3 and (3 - most > jl or most < per * (3 - most)):
+                return None
+        if fixed_rank[p >> 2]:
+            return slots if len(slots) < 2 else tuple(sorted(slots))
+        return tuple(sorted(((m >> 4) + (m & 15).bit_count()) << 4 for m in slots))
+
+    def finish_sets(
+        rank: int, s: int, slots: tuple[int, ...], need: int, pts: int, sets: int
+    ) -> list[tuple[int, int, int, int, int]]:
+        """The ways to complete the sets of ``rank`` with jokers, as (hand left, need,
+        points still needed, sets so far, gain)."""
+        if count_sets:
+            sets += len(slots)
+            if sets > set_room:
+                return []
+        out = [(s, need, pts, sets, 0)]
+        if not slots:
+            return out
+        base = _D_FIXED0 + (rank - 1) * 4
+        value = _set_points(rank)
+        g = gain_of[value]
+        ace = NEED_ACE_SET if rank == 1 else 0
+        for mask in slots:
+            k = (mask >> 4) + (mask & 15).bit_count()
+            grown: list[tuple[int, int, int, int, int]] = []
+            for s1, need1, pts1, sets1, gain1 in out:
+                free = (s1 >> _D_JOKERS) & 3
+                spare = [c for c in range(4) if not mask >> c & 1 and (s1 >> 3 * (base + c)) & 3]
+                for nf in range(min(free, 2) + 1):
+                    for kf in range(min(len(spare), 2 - nf) + 1):
+                        n = k + nf + kf
+                        if not 3 <= n <= 4 or k < per * (nf + kf):
+                            continue
+                        need2 = need1 & ~NEED_SET
+                        if ace and (k >= 3 or ace_joker_ok):
+                            need2 &= ~ace
+                        pts2 = pts1 - value * n if pts1 > value * n else 0
+                        s2 = s1 - nf * unit[_D_FREE]
+                        for fx in itertools.combinations(spare, kf):
+                            s3 = s2
+                            for c in fx:
+                                s3 -= unit[base + c]
+                            grown.append((s3, need2, pts2, sets1, gain1 + g * n))
+            out = grown
+            if not out:
+                break
+        return out
+
+    def moves(
+        p: int,
+        s: int,
+        prof: tuple[tuple[int, ...], ...],
+        slots: tuple[int, ...],
+        need: int,
+        keep: int,
+        pts: int,
+        sets: int,
+    ) -> dict[_State, int]:
+        """Every way to place the tiles of field ``p``: next state -> the best gain."""
+        c = p & 3
+        top_rank = p >= _D_TOP
+        rank = 14 if top_rank else (p >> 2) + 1
+        f = c if top_rank else p
+        k = (s >> 3 * p) & 3
+        s -= k * unit[p]
+        fixed_here = _D_FIXED0 + f
+        q = _run_pos_points(rank)
+        g = gain_of[q]
+        jl0 = jokers(s)
+        # 1. The runs of colour c still open: each ends (if valid) or takes this field's
+        # tile, a real one or a joker.  Partial: (runs, real tiles left, hand, gain,
+        # points placed, need).
+        partial: list[tuple[tuple[int, ...], int, int, int, int, int]]
+        partial = [((), k, s, 0, 0, need)]
+        carry = p < 4 and top_ok[c]
+        for o in prof[c]:
+            valid = _closable(o)
+            extend = not (top_rank and o & _FROM_ONE)
+            longer = (o & ~(3 | _LAST_JOKER)) | min((o & 3) + 1, 3)
+            by_real = longer + _BAL1
+            by_joker = -1
+            if adjacent or not o & _LAST_JOKER:
+                by_joker = longer - per * _BAL1 | last_joker
+            # Ending a valid run while a tile of this field starts a new one is never
+            # better than the run taking that tile (docs/solver.md): flag it.
+            restart = _RESTART if valid and not o & _FROM_ONE else 0
+            grown: list[tuple[tuple[int, ...], int, int, int, int, int]] = []
+            for runs, kr, s1, gain, placed, need1 in partial:
+                if valid:
+                    grown.append((runs, kr, s1, gain, placed, need1 & ~need_run | restart))
+                if not extend:
+                    continue
+                if kr:
+                    grown.append(((*runs, by_real), kr - 1, s1, gain + g, placed + q, need1))
+                if by_joker >= 0:
+                    if (s1 >> _D_JOKERS) & 3:
+                        grown.append(
+                            ((*runs, by_joker), kr, s1 - unit[_D_FREE], gain + g, placed + q, need1)
+                        )
+                    if (s1 >> 3 * fixed_here) & 3:
+                        grown.append(
+                            (
+                                (*runs, by_joker),
+                                kr,
+                                s1 - unit[fixed_here],
+                                gain + g,
+                                placed + q,
+                                need1,
+                            )
+                        )
+            partial = grown
+        out: dict[_State, int] = {}
+        nxt = p + 1
+        rank_end = c == 3 and not top_rank
+        bit = 1 << c
+        start0 = 1 | _BAL0 << 2 | (_FROM_ONE if rank == 1 and high else 0)
+        for runs, kr, s1, gain, placed, need1 in partial:
+            if top_rank:
+                # Rank 14 ends every run that reached it.
+                if not all(_closable(o) for o in runs):
+                    continue
+                if runs:
+                    need1 &= ~need_run
+                runs = ()
+            # 2. Each real tile left: a new run (after 0-2 jokers), a set of this rank,
+            # left over, or laid off.
+            options = [(runs, slots, s1, gain, placed, need1, keep)]
+            for _ in range(kr):
+                more = []
+                for runs2, slots2, s2, gain2, placed2, need2, keep2 in options:
+                    if carry:
+                        # An ace not used low waits for rank 14 (a run 12 13 1, or left).
+                        more.append(
+                            (runs2, slots2, s2 + unit[_D_TOP + c], gain2, placed2, need2, keep2)
+                        )
+                    else:
+                        more.append(
+                            (runs2, slots2, s2, gain2, placed2, need2, keep2 - 1 if keep2 else 0)
+                        )
+                        if lay[f]:
+                            more.append((runs2, slots2, s2, gain2 + lay[f], placed2, need2, keep2))
+                    if top_rank:
+                        continue
+                    if runs_ok and not need2 & _RESTART:
+                        more.append(
+                            (
+                                (*runs2, start0 + _BAL1),
+                                slots2,
+                                s2,
+                                gain2 + g,
+                                placed2 + q,
+                                need2,
+                                keep2,
+                            )
+                        )
+                    if runs_ok and rank >= 2:
+                        q1 = _run_pos_points(rank - 1)
+                        g1 = g + gain_of[q1]
+                        code = 2 | (_BAL0 + 1 - per) << 2
+                        code |= _FROM_ONE if rank == 2 and high else 0
+                        for src in (_D_FREE, fixed_here - 4):
+                            if (s2 >> 3 * src) & 3:
+                                more.append(
+                                    (
+                                        (*runs2, code),
+                                        slots2,
+                                        s2 - unit[src],
+                                        gain2 + g1,
+                                        placed2 + q + q1,
+                                        need2,
+                                        keep2,
+                                    )
+                                )
+                        if rank >= 3 and adjacent:
+                            q2 = _run_pos_points(rank - 2)
+                            g2 = g1 + gain_of[q2]
+                            code = 3 | (_BAL0 + 1 - 2 * per) << 2
+                            code |= _FROM_ONE if rank == 3 and high else 0
+                            for a, b in (
+                                (_D_FREE, _D_FREE),
+                                (_D_FREE, fixed_here - 4),
+                                (fixed_here - 8, _D_FREE),
+                                (fixed_here - 8, fixed_here - 4),
+                            ):
+                                s3 = s2 - unit[a]
+                                if (s2 >> 3 * a) & 3 and (s3 >> 3 * b) & 3:
+                                    more.append(
+                                        (
+                                            (*runs2, code),
+                                            slots2,
+                                            s3 - unit[b],
+                                            gain2 + g2,
+                                            placed2 + q + q1 + q2,
+                                            need2,
+                                            keep2,
+                                        )
+                                    )
+                    if not top_rank:
+                        for i, mask in enumerate(slots2):
+                            if not mask & bit and (i == 0 or slots2[i - 1] != mask):
+                                joined = tuple(sorted((*slots2[:i], mask | bit, *slots2[i + 1 :])))
+                                more.append((runs2, joined, s2, gain2, placed2, need2, keep2))
+                        if not count_sets or len(slots2) + sets < set_room:
+                            opened = tuple(sorted((*slots2, bit)))
+                            more.append((runs2, opened, s2, gain2, placed2, need2, keep2))
+                options = more
+            for runs2, slots2, s2, gain2, placed2, need2, keep2 in options:
+                need2 &= ~_RESTART
+                pts2 = (pts - placed2 if pts > placed2 else 0) if track else 0
+                if slots2 and not rank_end:
+                    kept = tidy(slots2, p, s2)
+                    if kept is None:
+                        continue
+                    slots2 = kept
+                ends = (
+                    finish_sets(rank, s2, slots2, need2, pts2, sets)
+                    if rank_end
+                    else ((s2, need2, pts2, sets, 0),)
+                )
+                for s3, need3, pts3, sets3, gain3 in ends:
+                    jl = jokers(s3)
+                    limit = per * jl
+                    if jl == jl0:
+                        prof2 = (*prof[:c], clip(runs2, limit), *prof[c + 1 :])
+                    else:
+                        prof2 = tuple(clip(runs2 if i == c else prof[i], limit) for i in range(4))
+                    state = (nxt, s3, prof2, () if rank_end else slots2, need3, keep2, pts3, sets3)
+                    v = gain2 + gain3
+                    if out.get(state, -1) < v:
+                        out[state] = v
+        return out
+
+    # Upper bounds: each tile left worth at most its best gain in any meld (or lay-off).
+    most = [0] * _D_FIELDS
+    top_gain = gain_of[25]
+    for f in range(REAL_FIELDS):
+        rank = f // 4 + 1
+        most[f] = max(gain_of[max(_set_points(rank), _run_pos_points(rank))], lay[f])
+    for c in range(4):
+        most[_D_TOP + c] = max(gain_of[10], lay[c])
+    for i in range(_D_FREE, _D_FIELDS):
+        most[i] = top_gain
+    held = [i for i in range(_D_FIELDS) if i < _D_TOP and counts[i]]
+    held += [_D_TOP + c for c in range(4) if top_ok[c]]
+    held += [_d_index(f) for f in range(FREE_JOKER, NFIELDS) if counts[f]]
+    held.sort()
+
+    def ceiling(p: int, s: int, slots: tuple[int, ...]) -> int:
+        total = 0
+        for i in held:
+            if i >= p:
+                total += most[i] * ((s >> 3 * i) & 3)
+        for m in slots:
+            total += top_gain * ((m >> 4) + (m & 15).bit_count())
+        return total
+
+    bounds: dict[_State, list[int]] = {}
+    """Per state: [a lower bound, an upper bound] on its value."""
+    children: dict[_State, list[tuple[_State, int]]] = {}
+    """Per state: its moves, the best gain first."""
+
+    def search(
+        p: int,
+        s: int,
+        prof: tuple[tuple[int, ...], ...],
+        slots: tuple[int, ...],
+        need: int,
+        keep: int,
+        pts: int,
+        sets: int,
+        goal: int,
+    ) -> int:
+        """Fail-soft: a value >= ``goal`` that some split of the rest reaches, or an
+        upper bound < ``goal`` on every split's value."""
+        # Fields with nothing to do are passed over without a memo entry.
+        while True:
+            if p == end:
+                return final(s, prof, need, keep, pts)
+            c = p & 3
+            if (s >> 3 * p) & 3 or prof[c] or (slots and c == 3 and p < _D_TOP):
+                break
+            p += 1
+        key = (p, s, prof, slots, need, keep, pts, sets)
+        entry = bounds.get(key)
+        if entry is None:
+            listed = sorted(
+                moves(p, s, prof, slots, need, keep, pts, sets).items(),
+                key=lambda item: -item[1],
+            )
+            entry = [_INFEASIBLE, ceiling(p, s, slots) if listed else _INFEASIBLE]
+            bounds[key] = entry
+            children[key] = listed
+        else:
+            listed = children[key]
+        low, high = entry
+        if low >= goal:
+            return low
+        if high < goal:
+            return high
+        top = _INFEASIBLE
+        for state, gain in listed:
+            v = search(*state, goal - gain) + gain
+            if v >= goal:
+                entry[0] = v
+                return v
+            if v > top:
+                top = v
+        entry[1] = top
+        return top
+
+    shifts = tuple((3 * i, 3 * _d_index(f)) for i, f in enumerate(prep.present))
+
+    def start(remainder: int) -> int:
+        s = 0
+        for a, b in shifts:
+            s |= ((remainder >> a) & 3) << b
+        return s
+
+    def at_least(remainder: int, need: int, keep: int, points: int, sets: int, goal: int) -> bool:
+        s = start(remainder)
+        return search(0, s, _NO_RUNS, (), need, keep, points, sets, goal) >= goal
+
+    def best(remainder: int, need: int, keep: int, points: int, sets: int) -> int:
+        # MTD(f): threshold searches until the bounds meet.
+        s = start(remainder)
+        low, high = _INFEASIBLE, 1 << 40
+        guess = ceiling(0, s, ())
+        while low < high:
+            goal = guess if guess > low else low + 1
+            guess = search(0, s, _NO_RUNS, (), need, keep, points, sets, goal)
+            if guess < goal:
+                if guess <= _INFEASIBLE // 2:
+                    return _INFEASIBLE  # no split meets the constraints
+                high = guess
+            else:
+                low = guess
+        return low
+
+    return best, at_least
+
+
+def _d_index(field: int) -> int:
+    """The search by ranks' field of a solver field."""
+    return field if field < REAL_FIELDS else field + 4
+
+
+def _solve_plain(prep: _Prepared, budget: int) -> tuple[int, list[int]]:
     unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
     memo: dict[int, int] = {}
 
@@ -392,6 +954,8 @@ def _solve_plain(prep: _Prepared) -> tuple[int, list[int]]:
                 if v > top:
                     top = v
         memo[s] = top
+        if len(memo) > budget:
+            raise _OverBudget
         return top
 
     # The recursion is at most one level per tile (a hand holds at most 106).
@@ -414,7 +978,7 @@ def _solve_plain(prep: _Prepared) -> tuple[int, list[int]]:
 
 
 def _solve_constrained(
-    prep: _Prepared, constraints: Constraints, tiles_objective: bool
+    prep: _Prepared, constraints: Constraints, tiles_objective: bool, budget: int
 ) -> tuple[int, list[int]] | None:
     unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
     melds = prep.melds
@@ -461,6 +1025,8 @@ def _solve_constrained(
                 if v > top:
                     top = v
         memo[key] = top
+        if len(memo) > budget:
+            raise _OverBudget
         return top
 
     need0 = constraints.need

@@ -1,6 +1,6 @@
 """The solver: the best melds in a hand, and the best first etalare.
 
-* :func:`best_melds` splits a hand (up to 30 tiles, jokers included) into disjoint
+* :func:`best_melds` splits a hand (up to 106 tiles, jokers included) into disjoint
   valid melds with the most etalare points (VALUE-01), or the most tiles placed.
 * :func:`best_opening` does the same under the rules of a first etalare: the
   minimum (OPEN-02), the composition (OPEN-03) and the ace-set exception (OPEN-04).
@@ -36,8 +36,8 @@ from .tiles import Tile, parse_tiles, tiles_str
 
 __all__ = ["MAX_HAND", "Objective", "Solution", "best_melds", "best_opening"]
 
-MAX_HAND: Final = 30
-"""The largest hand the solver takes."""
+MAX_HAND: Final = 106
+"""The largest hand the solver takes: every tile of the set (106)."""
 
 
 class Objective(enum.StrEnum):
@@ -164,7 +164,7 @@ def best_melds(
     ``objective`` is ``"points"`` (etalare points, VALUE-01) or ``"tiles"`` (tiles
     placed).  Ties go to fewer tiles left over, then to the smallest sorted notation
     (:class:`Solution`).  ``min_leftover`` keeps at least that many tiles out of the
-    melds (TURN-07: one to discard).  ``tiles`` is notation or Tile values, at most 30,
+    melds (TURN-07: one to discard).  ``tiles`` is notation or Tile values, at most 106,
     no value more often than the set holds it; else :class:`~remi_rules.InvalidHandError`.
 
     >>> from remi_rules import variants
@@ -228,8 +228,8 @@ def opening_split(
     min_leftover: int = 0,
     melded: Iterable[Meld] = (),
 ) -> tuple[int, tuple[partition.Candidate, ...]] | None:
-    """:func:`best_opening` on the solver's counts, without the 30-tile limit (a rack
-    may hold more after a rupere): the best split, as ``(value, melds)``, or None."""
+    """:func:`best_opening` on the solver's counts, without the checks of a hand:
+    the best split, as ``(value, melds)``, or None."""
     done = tuple(melded)
     best: tuple[int, tuple[partition.Candidate, ...]] | None = None
     for shape in opening_classes(rules, done):
