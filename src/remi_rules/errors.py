@@ -1581,6 +1581,8 @@ class SimErrorCode(enum.StrEnum):
     BAD_COUNTS = "sim_bad_counts"
     RAY_MISSING = "sim_ray_missing"
     WORKER_LOST = "sim_worker_lost"
+    COUNT_TOO_LARGE = "sim_count_too_large"
+    BAD_RESULTS = "sim_bad_results"
 
 
 MESSAGES.update(
@@ -1636,6 +1638,14 @@ MESSAGES.update(
         SimErrorCode.WORKER_LOST: (
             "Un proces al simulării s-a oprit pe neașteptate (cod de ieșire {exitcode}).",
             "A simulation worker process ended unexpectedly (exit code {exitcode}).",
+        ),
+        SimErrorCode.COUNT_TOO_LARGE: (
+            "Un număr de runde atât de mare ({n}) nu se poate măsura: cel mult {limit}.",
+            "A count of rounds this large ({n}) cannot be measured: at most {limit}.",
+        ),
+        SimErrorCode.BAD_RESULTS: (
+            "Acestea nu sunt rezultatele unei simulări: {why}.",
+            "These are not the results of a simulation: {why}.",
         ),
     }
 )
