@@ -127,8 +127,15 @@ def test_flip_closing_tile_mode_on_the_close() -> None:
 def test_bad_arguments() -> None:
     with pytest.raises(TypeError):
         closes_on_discard("1", CLASIC)  # type: ignore[arg-type]
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidClosingError) as neg:
         closes_on_action(-1, CLASIC)
+    assert neg.value.code is ClosingErrorCode.BAD_RACK_SIZE
+    with pytest.raises(InvalidClosingError) as huge:
+        verify_rack_after_actions(-(10**5000), CLASIC)
+    assert "e+5000" in str(huge.value) and huge.value.message("ro")
+    with pytest.raises(InvalidClosingError) as empty:
+        closes_on_discard(0, CLASIC)
+    assert empty.value.code is ClosingErrorCode.NOTHING_TO_DISCARD
     with pytest.raises(TypeError):
         verify_rack_after_actions(1, "clasic")  # type: ignore[arg-type]
 

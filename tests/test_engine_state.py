@@ -35,3 +35,21 @@ def test_evolve_is_attrs_evolve() -> None:
         game.apply(bots[state.current].choose(game.view(state.current)))
     with pytest.raises(TypeError, match="no field"):
         evolve(game.state, turns=1)
+
+
+def test_the_fast_copiers_are_internal_and_evolve_is_public() -> None:
+    from remi_rules.engine import state
+
+    assert "evolve" in state.__all__
+    assert not {"evolve_seat", "evolve_state", "evolve_turn"} & set(state.__all__)
+    with pytest.raises(TypeError):
+        evolve(GameState, turn=1)
+
+
+def test_replay_refuses_what_is_no_record() -> None:
+    game = Game.new(variants.get("clasic"), 3, seed=4)
+    with pytest.raises(TypeError, match="record"):
+        Game.replay(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="upto"):
+        Game.replay(game.record(), upto="1")  # type: ignore[arg-type]
+    assert Game.replay(game.record(), upto=10**5000).state == game.state

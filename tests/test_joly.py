@@ -370,3 +370,19 @@ def test_flip_swap_replacement_credited_to() -> None:
         meld = g.table.melds[run]
         assert meld.credited[meld.position_of(six)] == seat
         assert meld.placed_by[meld.position_of(six)] == X
+
+
+def test_the_joker_questions_refuse_what_is_no_joker() -> None:
+    g = Game(CLASIC)
+    g.meld(X, "7R J 9R")
+    assert joker_state(g.table, 104, CLASIC) is JokerState.FRESH
+    for not_a_joker in (0, 103, 106, -1, 10**5000):
+        for ask in (joker_state, joker_after_swap):
+            with pytest.raises(InvalidSwapError) as err:
+                ask(g.table, not_a_joker, CLASIC)
+            assert err.value.code is SwapErrorCode.NOT_A_JOKER
+            assert err.value.message("ro") != err.value.message("en")
+    with pytest.raises(TypeError, match="table"):
+        joker_state(None, 104, CLASIC)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="joker_id"):
+        joker_after_swap(g.table, "104", CLASIC)  # type: ignore[arg-type]

@@ -30,6 +30,7 @@ from remi_rules.lipire import (
     layoff_credit,
     layoff_credits,
     layoff_options,
+    might_fit,
     verify_lay_off,
 )
 from remi_rules.table import JokerState
@@ -420,3 +421,23 @@ def test_flip_layoff_on_others_in_opening_turn() -> None:
         g = Game(flip(CLASIC, layoff_on_others_in_opening_turn=value))
         q_run = g.meld(B, "10N 11N 12N")
         assert g.code(q_run, "13N", A, opened=True, opened_this_turn=True) is want
+
+
+def test_the_credit_and_joker_helpers_refuse_bad_arguments() -> None:
+    g = Game(CLASIC)
+    run = g.meld(B, "5A 6A 7A")
+    first = g.table.melds[run].ids[0]
+    assert layoff_credit(g.table, run, first, CLASIC) == 5
+    for stranger in (g.free_id("9R"), -1, 10**5000):
+        with pytest.raises(InvalidLayoffError) as err:
+            layoff_credit(g.table, run, stranger, CLASIC)
+        assert err.value.code is E.TILE_NOT_IN_MELD and err.value.message("ro")
+    with pytest.raises(InvalidLayoffError) as bad_index:
+        joker_replaced_by(g.table, 10**5000, Tile.parse("8A"))
+    assert bad_index.value.code is E.BAD_MELD_INDEX and "e+5000" in str(bad_index.value)
+    with pytest.raises(TypeError, match="table"):
+        layoff_credits(None, CLASIC)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="tile"):
+        joker_replaced_by(g.table, run, None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="meld"):
+        might_fit(Tile.parse("8A"), None)  # type: ignore[arg-type]

@@ -301,13 +301,19 @@ def test_no_melds_and_bad_types() -> None:
         check_opening(melds(CLASIC, "1R 1G 1A"), "clasic")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         may_open("2", CLASIC)  # type: ignore[arg-type]
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidOpeningError) as zero:
         may_open(0, CLASIC)
+    assert zero.value.code is E.BAD_TURN_NUMBER
+    with pytest.raises(InvalidOpeningError) as huge:
+        may_open(-(10**5000), CLASIC)
+    assert "e+5000" in huge.value.message("ro")
+    with pytest.raises(TypeError, match="meld"):
+        is_ace_set(None, CLASIC)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("code", list(OpeningErrorCode), ids=str)
 def test_every_opening_code_has_both_messages(code: OpeningErrorCode) -> None:
-    err = InvalidOpeningError(code, points=30, minimum=45)
+    err = InvalidOpeningError(code, points=30, minimum=45, turn_number=0)
     ro, en = err.message("ro"), err.message("en")
     assert ro and en and ro != en
     assert "?" not in ro + en

@@ -1190,3 +1190,10 @@ def test_flip_closing_tile_mode() -> None:
         closing_tile=closing,
     )
     assert (kept.seats[0].total, discarded.seats[0].total) == (15 - 10, 15)
+
+
+def test_position_values_refuses_wrong_types() -> None:
+    with pytest.raises(TypeError, match="meld"):
+        position_values(None, Table(), variants.get("clasic"))  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        position_values(None, None, None)  # type: ignore[arg-type]

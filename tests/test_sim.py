@@ -250,3 +250,41 @@ def test_the_good_values_still_work() -> None:
     assert mean_ci([1, 2.5])["mean"] == 1.75 and wilson_ci(0, 0)["share"] == 0.0
     assert summarize([], ("random", "random"))["rounds"] == 0
     assert len(plan_tasks(OK_SIM, 1)) == 1
+
+
+def test_wilson_ci_refuses_counts_too_large_to_measure() -> None:
+    from remi_rules.sim.stats import MAX_COUNT
+
+    assert wilson_ci(MAX_COUNT, MAX_COUNT)["share"] == 1.0
+    for n in (MAX_COUNT + 1, 10**5000):
+        with pytest.raises(InvalidSimulationError) as err:
+            wilson_ci(1, n)
+        assert err.value.code is SimErrorCode.COUNT_TOO_LARGE and err.value.message("ro")
+
+
+def test_simulation_messages_never_write_the_argument() -> None:
+    with pytest.raises(TypeError, match="not int"):
+        Simulation(10**5000, ("random", "greedy"), 1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"\(int, str\)"):
+        Simulation([(10**5000, "x" * 10**6)], ("random", "greedy"), 1)  # type: ignore[list-item]
+
+
+def test_the_reports_check_their_results() -> None:
+    results = run(sim(rounds=2), jobs=1)
+    for report in (to_table, to_csv, to_json):
+        assert report(results)
+        with pytest.raises(TypeError):
+            report(None)  # type: ignore[arg-type]
+        for broken, field in (
+            ({**results, "rounds": 10**5000}, "rounds"),
+            ({k: v for k, v in results.items() if k != "rulesets"}, "rulesets"),
+            ({**results, "rulesets": [{**results["rulesets"][0], "seats": []}]}, "seats"),
+            ({**results, "bots": [None, None]}, "bots[0]"),
+        ):
+            with pytest.raises(InvalidSimulationError) as err:
+                report(broken)
+            assert err.value.code is SimErrorCode.BAD_RESULTS
+            assert field in err.value.message("ro")
+    with pytest.raises(InvalidSimulationError) as huge:
+        to_json({**results, "extra": 10**5000})
+    assert huge.value.code is SimErrorCode.BAD_RESULTS

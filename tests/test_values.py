@@ -6,6 +6,7 @@ import attrs
 import pytest
 
 from remi_rules import Tile, analyze_meld, parse_tiles, variants
+from remi_rules.errors import InvalidScoringInputError, ScoringErrorCode
 from remi_rules.ruleset import (
     JokerTableValueEnd,
     ReusedJokerValueEnd,
@@ -152,3 +153,22 @@ def test_bad_arguments() -> None:
         rack_value_end("7R", CLASIC)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         meld_end_values(meld, None)  # type: ignore[arg-type]
+
+
+def test_positions_and_melds_are_checked() -> None:
+    meld = analyze_meld("7R J 9R", CLASIC)
+    assert table_joker_value_end(meld, 1, CLASIC) == JOKER_END_VALUE
+    for position in (-1, 3, 10**5000):
+        for ask in (table_joker_value_end, replacement_value_end):
+            with pytest.raises(InvalidScoringInputError) as err:
+                ask(meld, position, CLASIC)
+            assert err.value.code is ScoringErrorCode.BAD_POSITION
+            assert err.value.message("ro") != err.value.message("en")
+    with pytest.raises(InvalidScoringInputError) as real:
+        table_joker_value_end(meld, 0, CLASIC)
+    assert real.value.code is ScoringErrorCode.NOT_A_JOKER_POSITION
+    assert "7R" in real.value.message("ro")
+    with pytest.raises(TypeError, match="meld"):
+        meld_end_values(None, CLASIC)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="position"):
+        replacement_value_end(meld, "1", CLASIC)  # type: ignore[arg-type]

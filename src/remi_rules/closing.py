@@ -41,7 +41,7 @@ def _count(value: object, what: str) -> int:
     if type(value) is not int:
         raise TypeError(f"{what} must be an int, not {type(value).__name__}")
     if value < 0:
-        raise ValueError(f"{what} cannot be negative: {value}")
+        raise InvalidClosingError(ClosingErrorCode.BAD_RACK_SIZE, what=what, rack=value)
     return value
 
 
@@ -51,7 +51,7 @@ def closes_on_discard(rack_before_discard: int, rules: Ruleset) -> bool:
     require_ruleset(rules)
     size = _count(rack_before_discard, "rack_before_discard")
     if size == 0:
-        raise ValueError("there is no tile to discard: rack_before_discard is 0")
+        raise InvalidClosingError(ClosingErrorCode.NOTHING_TO_DISCARD)
     return rules.closing_tile_mode is ClosingTileMode.DISCARD and size == 1
 
 

@@ -107,6 +107,7 @@ class OpeningErrorCode(enum.StrEnum):
     MISSING_SET = "missing_set"
     ACE_SET_WITH_OTHER_SETS = "ace_set_with_other_sets"
     BELOW_MINIMUM = "below_minimum"
+    BAD_TURN_NUMBER = "bad_turn_number"
 
 
 class RulesetErrorCode(enum.StrEnum):
@@ -253,6 +254,10 @@ MESSAGES: dict[enum.StrEnum, tuple[str, str]] = {
     OpeningErrorCode.BELOW_MINIMUM: (
         "Prima etalare are {points} puncte; trebuie cel puțin {minimum}.",
         "The first etalare is worth {points} points; it needs at least {minimum}.",
+    ),
+    OpeningErrorCode.BAD_TURN_NUMBER: (
+        "Turele unui jucător se numără de la 1, nu de la {turn_number}.",
+        "A player's turns are counted from 1, not from {turn_number}.",
     ),
     RulesetErrorCode.WRONG_TYPE: (
         "Regula „{knob}” trebuie să fie de tipul {expected}, nu {got}.",
@@ -653,6 +658,7 @@ class LayoffErrorCode(enum.StrEnum):
     NOT_FITTING = "layoff_not_fitting"
     JOKER_LIMIT = "layoff_joker_limit"
     IS_SWAP = "layoff_is_swap"
+    TILE_NOT_IN_MELD = "layoff_tile_not_in_meld"
 
 
 class SwapErrorCode(enum.StrEnum):
@@ -669,6 +675,7 @@ class SwapErrorCode(enum.StrEnum):
     SAME_TURN_COMPLETION = "swap_same_turn_completion"
     WRONG_TILE = "swap_wrong_tile"
     JOKER_NOT_MELDED = "swap_joker_not_melded"
+    NOT_A_JOKER = "swap_not_a_joker"
 
 
 MESSAGES.update(
@@ -731,6 +738,10 @@ MESSAGES.update(
             "Tile {tile} is exactly the tile the joker in {meld} stands for: laying it "
             "is a joker swap, not a lay-off.",
         ),
+        LayoffErrorCode.TILE_NOT_IN_MELD: (
+            "Piesa {tile_id} nu este în formația nr. {meld_index}.",
+            "Tile {tile_id} is not in meld number {meld_index}.",
+        ),
         SwapErrorCode.BAD_MELD_INDEX: (
             "Pe masă nu există formația nr. {meld_index}.",
             "There is no meld number {meld_index} on the table.",
@@ -777,6 +788,10 @@ MESSAGES.update(
             "Jokerul luat ({joker_ids}) trebuie pus chiar în această tură într-o formație nouă.",
             "The joker you took ({joker_ids}) must go into a new meld in this same turn.",
         ),
+        SwapErrorCode.NOT_A_JOKER: (
+            "Piesa {joker_id} nu este un joker: jokerii au numerele 104 și 105.",
+            "Tile {joker_id} is not a joker: the jokers are tiles 104 and 105.",
+        ),
     }
 )
 
@@ -821,6 +836,8 @@ class ScoringErrorCode(enum.StrEnum):
     ATU_JOKER_NOT_ALLOWED = "scoring_atu_joker_not_allowed"
     ATU_NOT_TAKEABLE = "scoring_atu_not_takeable"
     ATU_NOT_CLOSERS = "scoring_atu_not_closers"
+    BAD_POSITION = "scoring_bad_position"
+    NOT_A_JOKER_POSITION = "scoring_not_a_joker_position"
 
 
 MESSAGES.update(
@@ -900,6 +917,14 @@ MESSAGES.update(
         ScoringErrorCode.PE_TABLA_DISABLED: (
             "În aceste reguli nu se închide pe tablă.",
             "These rules have no pe-tablă closing.",
+        ),
+        ScoringErrorCode.BAD_POSITION: (
+            "Formația {meld} nu are poziția {position} (pozițiile se numără de la 0).",
+            "The meld {meld} has no position {position} (positions count from 0).",
+        ),
+        ScoringErrorCode.NOT_A_JOKER_POSITION: (
+            "Pe poziția {position} a formației {meld} stă {tile}, nu un joker.",
+            "Position {position} of the meld {meld} holds {tile}, not a joker.",
         ),
     }
 )
@@ -1064,6 +1089,8 @@ class ClosingErrorCode(enum.StrEnum):
     PE_TABLA = "close_pe_tabla"
     NO_CLOSING_TILE = "close_no_closing_tile"
     TOO_FEW_AFTER_OPENING = "close_too_few_after_opening"
+    BAD_RACK_SIZE = "close_bad_rack_size"
+    NOTHING_TO_DISCARD = "close_nothing_to_discard"
 
 
 MESSAGES.update(
@@ -1093,6 +1120,14 @@ MESSAGES.update(
         ClosingErrorCode.TOO_FEW_AFTER_OPENING: (
             "În tura primei etalări trebuie să-ți rămână cel puțin {minimum} piese.",
             "In the turn of your first etalare at least {minimum} tiles must stay on your rack.",
+        ),
+        ClosingErrorCode.BAD_RACK_SIZE: (
+            "Numărul de piese de pe tablă nu poate fi negativ: {rack}.",
+            "The number of tiles on the rack cannot be negative: {rack}.",
+        ),
+        ClosingErrorCode.NOTHING_TO_DISCARD: (
+            "Nu ai nicio piesă de aruncat: tabla ta e goală.",
+            "There is no tile to discard: your rack is empty.",
         ),
     }
 )
@@ -1610,6 +1645,8 @@ class SimErrorCode(enum.StrEnum):
     BAD_COUNTS = "sim_bad_counts"
     RAY_MISSING = "sim_ray_missing"
     WORKER_LOST = "sim_worker_lost"
+    COUNT_TOO_LARGE = "sim_count_too_large"
+    BAD_RESULTS = "sim_bad_results"
 
 
 MESSAGES.update(
@@ -1665,6 +1702,14 @@ MESSAGES.update(
         SimErrorCode.WORKER_LOST: (
             "Un proces al simulării s-a oprit pe neașteptate (cod de ieșire {exitcode}).",
             "A simulation worker process ended unexpectedly (exit code {exitcode}).",
+        ),
+        SimErrorCode.COUNT_TOO_LARGE: (
+            "Un număr de runde atât de mare ({n}) nu se poate măsura: cel mult {limit}.",
+            "A count of rounds this large ({n}) cannot be measured: at most {limit}.",
+        ),
+        SimErrorCode.BAD_RESULTS: (
+            "Acestea nu sunt rezultatele unei simulări: {why}.",
+            "These are not the results of a simulation: {why}.",
         ),
     }
 )

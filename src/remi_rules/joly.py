@@ -54,6 +54,11 @@ __all__ = [
 E = SwapErrorCode
 
 
+def _require_table(table: object) -> None:
+    if not isinstance(table, Table):
+        raise TypeError(f"table must be a Table, not {type(table).__name__}")
+
+
 def _meld(table: Table, meld_index: int) -> TableMeld:
     if type(meld_index) is not int:
         raise TypeError(f"meld_index must be an int, not {type(meld_index).__name__}")
@@ -190,16 +195,28 @@ def swap(
 
 def joker_state(table: Table, joker_id: int, rules: Ruleset) -> JokerState:
     """JOLY-02, JOLY-05: ``fresh`` (swappable), ``reused`` (wild, never swapped
-    again) or ``fixed`` (a joker întors)."""
+    again) or ``fixed`` (a joker întors).  An id that is not a joker's (104, 105) is
+    refused with ``swap_not_a_joker``."""
+    _require_table(table)
     require_ruleset(rules)
+    if type(joker_id) is not int:
+        raise TypeError(f"joker_id must be an int, not {type(joker_id).__name__}")
+    if joker_id not in JOKER_IDS:
+        raise InvalidSwapError(E.NOT_A_JOKER, joker_id=joker_id)
     return table.joker(joker_id).state(rules)
 
 
 def joker_after_swap(table: Table, joker_id: int, rules: Ruleset) -> Tile:
     """JOLY-05: the tile value joker ``joker_id`` is now: ``J`` under
     ``swapped_joker_mode = wild`` (its history still makes it reused), ``J(=x)``
-    under ``fixed_identity``."""
+    under ``fixed_identity``.  An id that is not a joker's (104, 105) is refused with
+    ``swap_not_a_joker``."""
+    _require_table(table)
     require_ruleset(rules)
+    if type(joker_id) is not int:
+        raise TypeError(f"joker_id must be an int, not {type(joker_id).__name__}")
+    if joker_id not in JOKER_IDS:
+        raise InvalidSwapError(E.NOT_A_JOKER, joker_id=joker_id)
     return table.tile(joker_id)
 
 

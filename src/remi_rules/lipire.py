@@ -87,6 +87,16 @@ class LayoffOption:
 _JOKER_LIMIT_CODES = frozenset({MeldErrorCode.TOO_MANY_JOKERS, MeldErrorCode.ADJACENT_JOKERS})
 
 
+def _require_table(table: object) -> None:
+    if not isinstance(table, Table):
+        raise TypeError(f"table must be a Table, not {type(table).__name__}")
+
+
+def _require_tile(tile: object) -> None:
+    if not isinstance(tile, Tile):
+        raise TypeError(f"tile must be a Tile, not {type(tile).__name__}")
+
+
 def _meld(table: Table, meld_index: int) -> TableMeld:
     if type(meld_index) is not int:
         raise TypeError(f"meld_index must be an int, not {type(meld_index).__name__}")
@@ -100,9 +110,11 @@ def joker_replaced_by(table: Table, meld_index: int, tile: Tile) -> int | None:
     (a determined joker: in a run always, in a set once it holds three real tiles,
     MELD-06), or ``None``.  Putting ``tile`` there is a swap, not a lay-off (LIPI-08,
     JOLY-01, JOLY-03)."""
+    _require_table(table)
+    _require_tile(tile)
+    meld = _meld(table, meld_index)
     if tile.is_joker:
         return None
-    meld = table.melds[meld_index]
     for slot in meld.meld.jokers:
         if slot.tile == tile:
             return meld.ids[slot.position]
@@ -153,6 +165,9 @@ def might_fit(tile: Tile, meld: TableMeld) -> bool:
     fixed joker, as its tile) only at the rank of a set, or in a run's colour at one
     of its ends, as a high ace, or where a joker stands for it.  The rules themselves
     are :func:`verify_lay_off` and :func:`remi_rules.joly.verify_swap`."""
+    _require_tile(tile)
+    if not isinstance(meld, TableMeld):
+        raise TypeError(f"meld must be a TableMeld, not {type(meld).__name__}")
     if tile.is_joker and not tile.is_fixed_joker:
         return True
     acts = tile.acts_as
@@ -358,9 +373,16 @@ def layoff_credit(table: Table, meld_index: int, tile_id: int, rules: Ruleset) -
     ``meld_index``, is credited at the end: its VALUE-01 value in that place (a 1 is
     5 low, 10 high, 25 in a set of aces); a joker, its end value (VALUE-03: 50 under
     ``fixed_50``, what it stands for under ``represented``; a fixed joker, its tile).
+    Refused with ``layoff_bad_meld_index`` for a meld that is not on the table, and
+    ``layoff_tile_not_in_meld`` for a tile that is not in that meld.
     """
+    _require_table(table)
     require_ruleset(rules)
     meld = _meld(table, meld_index)
+    if type(tile_id) is not int:
+        raise TypeError(f"tile_id must be an int, not {type(tile_id).__name__}")
+    if tile_id not in meld.ids:
+        raise InvalidLayoffError(E.TILE_NOT_IN_MELD, tile_id=tile_id, meld_index=meld_index)
     return table.end_values(meld, rules)[meld.position_of(tile_id)]
 
 
@@ -368,6 +390,7 @@ def layoff_credits(table: Table, rules: Ruleset) -> dict[int, int]:
     """The total lay-off credit of each seat (LIPI-04): :func:`layoff_credit` summed
     over the table's ledger, tiles laid in a swapped joker's place excluded (those are
     VALUE-05 bookkeeping for the scoring)."""
+    _require_table(table)
     require_ruleset(rules)
     out: dict[int, int] = {}
     for entry in table.ledger():

@@ -46,6 +46,8 @@ def _melds(melds: Iterable[Meld]) -> tuple[Meld, ...]:
 def is_ace_set(meld: Meld, rules: Ruleset) -> bool:
     """True if ``meld`` can be the set of aces of the ace-set exception (OPEN-04): three
     or four aces, or two aces and a joker when ``opening_ace_set_joker_ok`` (MELD-08)."""
+    if not isinstance(meld, Meld):
+        raise TypeError(f"meld must be a Meld, not {type(meld).__name__}")
     require_ruleset(rules)
     if meld.kind is not MeldKind.TERTA or meld.low != 1:
         return False
@@ -117,7 +119,7 @@ def may_open(turn_number: int, rules: Ruleset, *, declared_pe_tabla: bool = Fals
     if type(turn_number) is not int:
         raise TypeError(f"turn_number must be an int, not {type(turn_number).__name__}")
     if turn_number < 1:
-        raise ValueError(f"turn_number counts from 1, not {turn_number}")
+        raise InvalidOpeningError(OpeningErrorCode.BAD_TURN_NUMBER, turn_number=turn_number)
     if declared_pe_tabla and rules.pe_tabla_enabled and rules.pe_tabla_binding:
         return False
     return turn_number > 1 or not rules.first_turn_no_meld

@@ -46,6 +46,7 @@ from .ruleset import (
     MultiplierStacking,
     Ruleset,
     TieRule,
+    require_ruleset,
 )
 from .table import Table, TableMeld
 from .tiles import Tile, tile_of
@@ -206,6 +207,11 @@ def atu_twin_of(atu: int) -> int:
 def position_values(meld: TableMeld, table: Table, rules: Ruleset) -> tuple[int, ...]:
     """The end value of each position of ``meld`` for the seat credited with it
     (:meth:`Table.end_values <remi_rules.table.Table.end_values>`)."""
+    if not isinstance(meld, TableMeld):
+        raise TypeError(f"meld must be a TableMeld, not {type(meld).__name__}")
+    if not isinstance(table, Table):
+        raise TypeError(f"table must be a Table, not {type(table).__name__}")
+    require_ruleset(rules)
     return table.end_values(meld, rules)
 
 

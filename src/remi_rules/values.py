@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from .errors import InvalidScoringInputError, ScoringErrorCode
 from .melds import Meld, MeldKind, tile_points
 from .ruleset import (
     JokerTableValueEnd,
@@ -60,10 +61,13 @@ def table_joker_value_end(
     ``represented``; a *reused* joker (already swapped once) counts 0 instead when
     ``reused_joker_value_end`` is ``zero``.
     """
+    _require_position(meld, position)
     require_ruleset(rules)
     tile = meld.tiles[position]
     if not tile.is_joker:
-        raise ValueError(f"position {position} of {meld} holds {tile}, not a joker")
+        raise InvalidScoringInputError(
+            ScoringErrorCode.NOT_A_JOKER_POSITION, meld=meld, position=position, tile=tile
+        )
     represented = _position_value(meld, position)
     if tile.is_fixed_joker:
         return represented
@@ -72,6 +76,22 @@ def table_joker_value_end(
     if rules.joker_table_value_end is JokerTableValueEnd.FIXED_50:
         return JOKER_END_VALUE
     return represented
+
+
+def _require_meld(meld: object) -> None:
+    if not isinstance(meld, Meld):
+        raise TypeError(f"meld must be a Meld, not {type(meld).__name__}")
+
+
+def _require_position(meld: object, position: object) -> None:
+    """A :class:`TypeError` unless ``meld`` is a Meld and ``position`` an int; a
+    ``scoring_bad_position`` refusal unless ``position`` is one of its positions."""
+    _require_meld(meld)
+    if type(position) is not int:
+        raise TypeError(f"position must be an int, not {type(position).__name__}")
+    assert isinstance(meld, Meld)
+    if not 0 <= position < len(meld.tiles):
+        raise InvalidScoringInputError(ScoringErrorCode.BAD_POSITION, meld=meld, position=position)
 
 
 def _position_value(meld: Meld, position: int) -> int:
@@ -87,6 +107,7 @@ def meld_end_values(meld: Meld, rules: Ruleset, *, reused: Collection[int] = ())
     Who is credited with each position (the owner, a layer, a swapper) is table
     bookkeeping; this gives only the values.
     """
+    _require_meld(meld)
     require_ruleset(rules)
     return tuple(
         table_joker_value_end(meld, i, rules, reused=i in reused)
@@ -100,6 +121,7 @@ def replacement_value_end(meld: Meld, position: int, rules: Ruleset) -> int:
     """VALUE-05: the end value, for the meld's owner, of the real tile laid at
     ``position`` in place of a swapped joker: its face value (VALUE-01 in that meld)
     under ``face``, or 50 under ``joker_50`` (the Q&A l.109 variant)."""
+    _require_position(meld, position)
     require_ruleset(rules)
     if rules.swap_replacement_value_for_owner is SwapReplacementValue.JOKER_50:
         return JOKER_END_VALUE

@@ -372,7 +372,13 @@ class Game:
         from ``seed``: an int or a str (``random.Random(seed)``), a
         :class:`random.Random` (used and advanced), or None, the default, for fresh
         randomness from the operating system.  The seed is never recorded: the record
-        holds the outcomes, never what could predict the next ones."""
+        holds the outcomes, never what could predict the next ones.  A ``record``
+        that is no :class:`GameRecord`, or an ``upto`` that is no int, is a
+        :class:`TypeError`."""
+        if not isinstance(record, GameRecord):
+            raise TypeError(f"record must be a GameRecord, not {type(record).__name__}")
+        if upto is not None and (type(upto) is not int):
+            raise TypeError(f"upto must be an int or None, not {type(upto).__name__}")
         rng = _random_of(seed)
         chance = _ReplayChance(record.chance, rng)
         scripted = chance.scripted

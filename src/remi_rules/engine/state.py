@@ -32,9 +32,6 @@ __all__ = [
     "SeatState",
     "TurnState",
     "evolve",
-    "evolve_seat",
-    "evolve_state",
-    "evolve_turn",
     "tile_census",
 ]
 
@@ -228,6 +225,8 @@ def evolve(inst: _T, **changes: object) -> _T:
     return result
 
 
+# The engine's own copiers (transition.py), not public API: no check of the argument's
+# type on the hot path.  Outside the engine use :func:`evolve`.
 evolve_state: Callable[..., GameState] = evolver(GameState)
 """:func:`evolve` for a :class:`GameState` (no dispatch on the type: the hot path)."""
 evolve_seat: Callable[..., SeatState] = evolver(SeatState)

@@ -10,15 +10,119 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["to_csv", "to_json", "to_table", "write_plot"]
+from ..errors import InvalidSimulationError, SimErrorCode
+
+__all__ = ["check_results", "to_csv", "to_json", "to_table", "write_plot"]
 
 _END_NAMES = {"closed": "a close", "stock_exhausted": "the stock", "max_turns": "the turn cap"}
+_MAX_NUMBER = 2**63
+_CI_KEYS = ("mean", "ci_low", "ci_high")
+_SHARE_KEYS = ("share", "ci_low", "ci_high", "count")
+_SEAT_KEYS = ("seat", "mean", "ci_low", "ci_high")
+_QUANTILE_KEYS = ("median", "min", "max")
+
+
+def _bad(why: str) -> InvalidSimulationError:
+    return InvalidSimulationError(SimErrorCode.BAD_RESULTS, why=why)
+
+
+def _field(block: Mapping[str, Any], key: str, where: str) -> Any:
+    if key not in block:
+        raise _bad(f"{where} has no '{key}'")
+    return block[key]
+
+
+def _mapping(value: object, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise _bad(f"{where} is a {type(value).__name__}, not a mapping")
+    return value
+
+
+def _list(value: object, where: str) -> list[Any] | tuple[Any, ...]:
+    if not isinstance(value, list | tuple):
+        raise _bad(f"{where} is a {type(value).__name__}, not a list")
+    return value
+
+
+def _number(value: object, where: str, *, whole: bool = False) -> None:
+    kinds: tuple[type, ...] = (int,) if whole else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        raise _bad(f"{where} is a {type(value).__name__}, not a number")
+    if isinstance(value, int) and not -_MAX_NUMBER < value < _MAX_NUMBER:
+        raise _bad(f"{where} is out of range")
+
+
+def _text(value: object, where: str) -> None:
+    if not isinstance(value, str):
+        raise _bad(f"{where} is a {type(value).__name__}, not a str")
+
+
+def _numbers(block: object, keys: tuple[str, ...], where: str) -> Mapping[str, Any]:
+    m = _mapping(block, where)
+    for key in keys:
+        _number(_field(m, key, where), f"{where}.{key}", whole=key in ("count", "seat"))
+    return m
+
+
+def check_results(results: object) -> Mapping[str, Any]:
+    """``results`` if it has the shape :func:`~remi_rules.sim.run` returns (the fields
+    the reports read, each of its type; numbers below 2**63 in size), else
+    :class:`TypeError` for no mapping at all and
+    :class:`~remi_rules.errors.InvalidSimulationError`
+    (:attr:`~remi_rules.errors.SimErrorCode.BAD_RESULTS`, naming the first field at
+    fault) for anything else."""
+    if not isinstance(results, Mapping):
+        raise TypeError(f"results must be a dict, not {type(results).__name__}")
+    for key in ("rounds", "seed", "players"):
+        _number(_field(results, key, "results"), key, whole=True)
+    players = results["players"]
+    if not 1 <= players <= 4:
+        raise _bad("players is out of range")
+    for k, name in enumerate(_list(_field(results, "bots", "results"), "bots")):
+        _text(name, f"bots[{k}]")
+    for b, block in enumerate(_list(_field(results, "rulesets", "results"), "rulesets")):
+        where = f"rulesets[{b}]"
+        block = _mapping(block, where)
+        _text(_field(block, "label", where), f"{where}.label")
+        _text(_field(block, "fingerprint", where), f"{where}.fingerprint")
+        for key in ("round_length_turns", "first_player_advantage"):
+            _numbers(_field(block, key, where), _CI_KEYS, f"{where}.{key}")
+        ends = _mapping(_field(block, "ends", where), f"{where}.ends")
+        for reason, share in ends.items():
+            if reason not in _END_NAMES:
+                raise _bad(f"{where}.ends has an unknown reason")
+            _numbers(share, _SHARE_KEYS, f"{where}.ends.{reason}")
+        _number(_field(block, "rounds", where), f"{where}.rounds", whole=True)
+        seats = _list(_field(block, "seats", where), f"{where}.seats")
+        if len(seats) != players:
+            raise _bad(f"{where}.seats does not hold one entry per player")
+        for s, seat in enumerate(seats):
+            entry = _numbers(seat, _SEAT_KEYS, f"{where}.seats[{s}]")
+            _text(_field(entry, "bot", f"{where}.seats[{s}]"), f"{where}.seats[{s}].bot")
+            if block["rounds"]:
+                _numbers(entry, _QUANTILE_KEYS, f"{where}.seats[{s}]")
+        bots = _mapping(_field(block, "bots", where), f"{where}.bots")
+        for name, m in bots.items():
+            _text(name, f"{where}.bots (a name)")
+            _numbers(m, _CI_KEYS, f"{where}.bots.{name[:40]}")
+    return results
 
 
 def to_json(results: dict[str, Any]) -> str:
-    return json.dumps(results, sort_keys=True, indent=2) + "\n"
+    """The results as JSON (sorted keys, two-space indent, a final newline).  Refused
+    as :func:`check_results` refuses; any other field must be JSON data too
+    (:attr:`~remi_rules.errors.SimErrorCode.BAD_RESULTS` for a huge int or a cycle,
+    :class:`TypeError` for a value JSON has no form for)."""
+    check_results(results)
+    try:
+        return json.dumps(results, sort_keys=True, indent=2) + "\n"
+    except ValueError as err:  # a cycle, or an int too long to write
+        raise _bad("a field cannot be written as JSON") from err
+    except RecursionError as err:
+        raise _bad("the results nest too deeply") from err
 
 
 def _ci(m: dict[str, float], fmt: str = "{:.1f}") -> str:
@@ -30,7 +134,9 @@ def _share(m: dict[str, float]) -> str:
 
 
 def to_table(results: dict[str, Any]) -> str:
-    """A readable summary, one block per ruleset (95 % intervals in brackets)."""
+    """A readable summary, one block per ruleset (95 % intervals in brackets).
+    Refused as :func:`check_results` refuses."""
+    check_results(results)
     lines = [
         f"{results['rounds']} rounds per ruleset from seed {results['seed']}, "
         f"bots {', '.join(results['bots'])} (seats 0..{results['players'] - 1}); "
@@ -54,7 +160,9 @@ def to_table(results: dict[str, Any]) -> str:
 
 
 def to_csv(results: dict[str, Any]) -> str:
-    """One row per ruleset and measurement: ruleset, measure, seat, value, ci_low, ci_high."""
+    """One row per ruleset and measurement: ruleset, measure, seat, value, ci_low, ci_high.
+    Refused as :func:`check_results` refuses."""
+    check_results(results)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["ruleset", "measure", "seat", "value", "ci_low", "ci_high"])
@@ -86,6 +194,7 @@ def write_plot(results: dict[str, Any], path: str) -> None:
         import matplotlib.pyplot as plt
     except ImportError as err:
         raise RuntimeError("--plot needs matplotlib: pip install 'remi-rules[plot]'") from err
+    check_results(results)
     blocks = results["rulesets"]
     labels = [b["label"] for b in blocks]
     fig, axes = plt.subplots(1, 3, figsize=(13, 4.2))

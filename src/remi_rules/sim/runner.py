@@ -48,9 +48,19 @@ _RAY_POLL: Final = 0.1
 """Seconds between two looks at the Ray tasks (and at a pending Ctrl-C)."""
 
 
+def _shape(pair: object) -> str:
+    """A pair's type, or its items' types (never its ``repr``: a huge int or string
+    must not make the message fail or grow)."""
+    if isinstance(pair, tuple | list):
+        return f"({', '.join(type(x).__name__ for x in pair[:3])}{', …' if len(pair) > 3 else ''})"
+    return type(pair).__name__
+
+
 def _rulesets(value: object) -> tuple[tuple[str, Ruleset], ...]:
     if not isinstance(value, tuple | list):
-        raise TypeError(f"rulesets must be a tuple of (label, Ruleset) pairs, not {value!r}")
+        raise TypeError(
+            f"rulesets must be a tuple of (label, Ruleset) pairs, not {type(value).__name__}"
+        )
     pairs = []
     for pair in value:
         if (
@@ -59,7 +69,7 @@ def _rulesets(value: object) -> tuple[tuple[str, Ruleset], ...]:
             or not isinstance(pair[0], str)
             or not isinstance(pair[1], Ruleset)
         ):
-            raise TypeError(f"a ruleset must be a (label, Ruleset) pair, not {pair!r}")
+            raise TypeError(f"a ruleset must be a (label, Ruleset) pair, not {_shape(pair)}")
         pairs.append((pair[0], pair[1]))
     return tuple(pairs)
 

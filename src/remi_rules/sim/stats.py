@@ -17,12 +17,15 @@ from typing import Any, Final
 from ..errors import InvalidSimulationError, SimErrorCode
 from .tasks import END_REASONS, RoundOutcome, check_bots, check_int
 
-__all__ = ["END_REASONS", "Z95", "mean_ci", "summarize", "wilson_ci"]
+__all__ = ["END_REASONS", "MAX_COUNT", "Z95", "mean_ci", "summarize", "wilson_ci"]
 
 Z95: Final = 1.959963984540054
 """The standard normal quantile of a two-sided 95 % interval."""
 
 _DIGITS: Final = 4
+
+MAX_COUNT: Final = 2**53
+"""The largest count :func:`wilson_ci` measures: every int up to it is exact as a float."""
 
 
 def _r(x: float) -> float:
@@ -67,11 +70,15 @@ def wilson_ci(hits: int, n: int) -> dict[str, float]:
     """A share and its 95 % Wilson score interval (all 0 for ``n == 0``).
     :class:`TypeError` unless both are ``int``;
     :class:`~remi_rules.errors.InvalidSimulationError`
-    (:attr:`~remi_rules.errors.SimErrorCode.BAD_COUNTS`) unless ``0 <= hits <= n``."""
+    (:attr:`~remi_rules.errors.SimErrorCode.BAD_COUNTS`) unless ``0 <= hits <= n``,
+    (:attr:`~remi_rules.errors.SimErrorCode.COUNT_TOO_LARGE`) for ``n`` above
+    :data:`MAX_COUNT` (2**53)."""
     check_int("hits", hits)
     check_int("n", n)
     if not 0 <= hits <= n:
         raise InvalidSimulationError(SimErrorCode.BAD_COUNTS, hits=hits, n=n)
+    if n > MAX_COUNT:
+        raise InvalidSimulationError(SimErrorCode.COUNT_TOO_LARGE, n=n, limit=MAX_COUNT)
     if n == 0:
         return {"share": 0.0, "ci_low": 0.0, "ci_high": 0.0}
     p = hits / n
