@@ -516,6 +516,16 @@ CALLS: dict[str, list[tuple[str, Callable[[], object], Any]]] = {
         ),
         ("apply over", lambda: _over_game().apply(Draw()), _coded(StepErrorCode.ROUND_OVER)),
     ],
+    "round_step_bound": [
+        ("str", lambda: eng.round_step_bound("x"), TYPE),  # type: ignore[arg-type]
+        ("players str", lambda: eng.round_step_bound(RULES, "4"), TYPE),  # type: ignore[arg-type]
+        ("players 5", lambda: eng.round_step_bound(RULES, 5), _coded(EngineErrorCode.PLAYERS)),
+        ("huge", lambda: eng.round_step_bound(RULES, 10**5000), _coded(EngineErrorCode.PLAYERS)),
+    ],
+    "round_turn_bound": [
+        ("str", lambda: eng.round_turn_bound("x"), TYPE),  # type: ignore[arg-type]
+        ("players 1", lambda: eng.round_turn_bound(RULES, 1), _coded(EngineErrorCode.PLAYERS)),
+    ],
     "score_state": [
         ("str", lambda: eng.score_state("x"), TYPE),  # type: ignore[arg-type]
         (

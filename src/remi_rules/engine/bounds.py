@@ -12,6 +12,7 @@ record grows past the bound is an engine bug.
 
 from __future__ import annotations
 
+from ..errors import EngineArgumentError, EngineErrorCode
 from ..ruleset import Ruleset, StockExhausted, require_ruleset
 
 __all__ = ["round_step_bound", "round_turn_bound"]
@@ -26,7 +27,7 @@ def _players(players: object) -> tuple[int, ...]:
     if type(players) is not int:
         raise TypeError(f"players must be 2, 3, 4 or None, not {type(players).__name__}")
     if not 2 <= players <= 4:
-        raise ValueError(f"Remi is played by 2, 3 or 4 players (TILES-02), not {players}")
+        raise EngineArgumentError(EngineErrorCode.PLAYERS, players=players)
     return (players,)
 
 
