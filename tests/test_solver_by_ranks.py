@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from test_solver_exact import assert_matches, rules_of, seeded_hand, seeded_rng, small_cases
 
-from remi_rules import Ruleset, Tile, best_melds, parse_tiles, partition, variants
+from remi_rules import Ruleset, Tile, best_melds, parse_tiles, variants
+from remi_rules import _partition as partition
 
 
 @pytest.fixture

@@ -26,13 +26,13 @@ How a plan is found (docs/solver.md, "The hint"):
 
 from __future__ import annotations
 
+from ._hint_explain import Note, NoteCode, TurnPlan
+from ._hint_search import Planner
 from .engine import Phase, PlayerView
 from .errors import HintError, HintErrorCode
-from .hints_explain import Note, NoteCode, TurnPlan, few_tiles_note
-from .hints_search import Planner
 from .ruleset import Ruleset, require_ruleset
 
-__all__ = ["Note", "NoteCode", "TurnPlan", "few_tiles_note", "hint"]
+__all__ = ["Note", "NoteCode", "TurnPlan", "hint"]
 
 
 def hint(view: PlayerView, rules: Ruleset | None = None, *, samples: int = 3) -> TurnPlan:

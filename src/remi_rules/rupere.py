@@ -36,7 +36,7 @@ from typing import Final
 
 import attrs
 
-from . import partition
+from . import _partition as partition
 from .errors import InvalidMeldError, InvalidTakeError, TakeErrorCode
 from .melds import Meld, analyze_meld, arrange_meld, is_valid_meld
 from .opening import min_rack_after_opening

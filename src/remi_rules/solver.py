@@ -27,7 +27,7 @@ from typing import Final
 
 import attrs
 
-from . import partition
+from . import _partition as partition
 from .errors import InvalidHandError, SolverErrorCode
 from .melds import Meld, analyze_meld
 from .opening import is_ace_set
@@ -250,7 +250,7 @@ def better(
     a: tuple[int, tuple[partition.Candidate, ...]], b: tuple[int, tuple[partition.Candidate, ...]]
 ) -> bool:
     """Whether split ``a`` beats split ``b``: a higher value, or an equal value and
-    the smaller notation (:func:`~remi_rules.partition.solution_key`)."""
+    the smaller notation (:func:`~remi_rules._partition.solution_key`)."""
     if a[0] != b[0]:
         return a[0] > b[0]
     return partition.solution_key(a[1]) < partition.solution_key(b[1])

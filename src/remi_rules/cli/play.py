@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from .. import serde
+from .._hint_explain import few_tiles_note
 from ..engine import (
     AnnounceFewTiles,
     Bot,
@@ -37,7 +38,7 @@ from ..engine import (
 )
 from ..engine.transition import NoChance, apply_step
 from ..errors import HintError, IllegalStepError
-from ..hints import few_tiles_note, hint
+from ..hints import hint
 from ..table import Table
 from .common import (
     AUTOMATION,

@@ -9,9 +9,9 @@ hint"):
   justifying meld of a take first, and each close the rack allows;
 * each candidate is played out on a copy of the position with
   :func:`~remi_rules.engine.transition.apply_step`, so only legal turns survive, and
-  valued by :func:`~remi_rules.hints_score.turn_score`;
+  valued by :func:`~remi_rules._hint_score.turn_score`;
 * what cannot beat the best turn found so far is not played out (the bounds of
-  :mod:`remi_rules.hints_score`), and what several candidates share (solver answers,
+  :mod:`remi_rules._hint_score`), and what several candidates share (solver answers,
   lay-off refusals, discard orders) is computed once per hint call.
 
 All solver calls go through :func:`search` (one place to switch the solver).
@@ -24,6 +24,15 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 
 import attrs
 
+from ._hint_explain import SHAPE, Note, NoteCode, TurnPlan, meld_text
+from ._hint_play import INF, NEVER, Floor, Player, Scored, Sim, search
+from ._hint_score import (
+    Keeper,
+    might_justify,
+    most_worth,
+    never_placed,
+    turn_score,
+)
 from .engine import (
     AnnounceAtu,
     Draw,
@@ -39,15 +48,6 @@ from .engine import (
     Undo,
 )
 from .errors import RemiError
-from .hints_explain import SHAPE, Note, NoteCode, TurnPlan, meld_text
-from .hints_play import INF, NEVER, Floor, Player, Scored, Sim, search
-from .hints_score import (
-    Keeper,
-    might_justify,
-    most_worth,
-    never_placed,
-    turn_score,
-)
 from .opening import min_rack_after_opening
 from .ruleset import AtuBonusTrigger
 from .rupere import justifying_melds, take_options
@@ -248,7 +248,7 @@ class Planner(Player):
     def _could_meld(self, state: GameState, index: int) -> bool:
         """A necessary condition for the engine to let the seat take row position
         ``index`` (RUPE-08): the picked tile fits some meld of the rack and the taken
-        tiles (:func:`~remi_rules.hints_score.never_placed`), and an unopened seat's
+        tiles (:func:`~remi_rules._hint_score.never_placed`), and an unopened seat's
         placeable tiles are worth the opening's minimum at the most.  True where the
         rules ask for no meld (a lay-off may justify the take, or taking declares pe
         tablă, or a declarer closes)."""

@@ -3,11 +3,11 @@ the position, and the steps every candidate ends with.
 
 * :func:`search` is the one place the hint asks the solver anything;
 * :class:`Player` puts the solver's melds down, lays tiles off, ends the turn with a
-  close or the discard the :class:`~remi_rules.hints_score.Keeper` ranks first, and
+  close or the discard the :class:`~remi_rules._hint_score.Keeper` ranks first, and
   bounds what a candidate can still reach; its memos (solver answers, lay-off worths,
   lay-off refusals) live as long as one hint call.
 
-:mod:`remi_rules.hints_search` builds the candidates on top of it.
+:mod:`remi_rules._hint_search` builds the candidates on top of it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,16 @@ from typing import Final
 
 import attrs
 
-from . import partition
+from . import _partition as partition
+from ._hint_explain import WHY, Note, NoteCode, few_tiles_note, meld_text
+from ._hint_score import (
+    OPENING_BONUS,
+    RACK_WEIGHT,
+    Keeper,
+    extensions,
+    most_worth,
+    never_placed,
+)
 from .engine import (
     AnnounceFewTiles,
     Close,
@@ -31,15 +40,6 @@ from .engine import (
 )
 from .engine.transition import NoChance, apply_step
 from .errors import IllegalStepError, LayoffErrorCode
-from .hints_explain import WHY, Note, NoteCode, few_tiles_note, meld_text
-from .hints_score import (
-    OPENING_BONUS,
-    RACK_WEIGHT,
-    Keeper,
-    extensions,
-    most_worth,
-    never_placed,
-)
 from .lipire import End, might_fit
 from .melds import Meld, MeldKind
 from .ruleset import Ruleset

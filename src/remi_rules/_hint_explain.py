@@ -2,7 +2,7 @@
 
 A plan's explanation is a list of :class:`Note` values, one sentence each: a
 :class:`NoteCode` and the details that fill its text, in Romanian and in English.  The
-search (:mod:`remi_rules.hints_search`) builds the notes of each candidate turn as it
+search (:mod:`remi_rules._hint_search`) builds the notes of each candidate turn as it
 plays it out; only the winner's are kept.  The names are exported from
 :mod:`remi_rules.hints`.
 """
