@@ -48,7 +48,7 @@ from remi_rules.engine import (
     round_turn_bound,
 )
 from remi_rules.errors import UNPLAYABLE_CONFLICTS, IllegalStepError, StepErrorCode
-from remi_rules.ruleset import OPENING_POINTS_MAX
+from remi_rules.ruleset import MAX_TURNS_PER_ROUND, OPENING_POINTS_MAX
 
 CLASIC = variants.get("clasic")
 ONLINE = variants.get("online")
@@ -137,6 +137,18 @@ def test_an_opening_minimum_no_rack_can_reach_is_refused() -> None:
     err = unplayable({"opening_min_points": OPENING_POINTS_MAX + 1})
     assert err.code is RulesetErrorCode.OUT_OF_RANGE and err.knob == "opening_min_points"
     assert err.details["hi"] == OPENING_POINTS_MAX
+
+
+def test_a_turn_cap_past_what_a_save_holds_is_refused() -> None:
+    # A reshuffled stock lasts up to the cap; the loader takes rounds of
+    # MAX_SAVED_TURNS turns, so a higher cap would allow rounds that cannot be loaded.
+    from remi_rules import serde
+
+    assert serde.MAX_SAVED_TURNS == MAX_TURNS_PER_ROUND
+    assert attrs.evolve(CLASIC, max_turns_per_round=MAX_TURNS_PER_ROUND).max_turns_per_round
+    err = unplayable({"max_turns_per_round": MAX_TURNS_PER_ROUND + 1})
+    assert err.code is RulesetErrorCode.OUT_OF_RANGE and err.knob == "max_turns_per_round"
+    assert err.details["hi"] == MAX_TURNS_PER_ROUND
 
 
 def test_every_conflict_has_both_messages() -> None:

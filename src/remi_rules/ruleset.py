@@ -29,6 +29,7 @@ from .errors import InvalidRulesetError, RulesetErrorCode, RulesetTypeError
 
 __all__ = [
     "KNOB_GROUPS",
+    "MAX_TURNS_PER_ROUND",
     "OPENING_POINTS_MAX",
     "AceDoubleClass",
     "AtuAnnounceDeadline",
@@ -230,6 +231,13 @@ class KnobInfo:
 
 
 _INT_MAX: Final = 1_000_000
+
+MAX_TURNS_PER_ROUND: Final = 1000
+"""The largest ``max_turns_per_round`` (2.5 times the presets' 400).  A round with a
+reshuffled stock lasts up to its cap, and every round the engine can play must save
+and load (``serde.MAX_SAVED_TURNS`` is this number, and the loader's size limit
+``serde.MAX_DOCUMENT_BYTES`` is the save of a round of that many turns): a higher cap
+would allow rounds whose saves the loader refuses."""
 
 OPENING_POINTS_MAX: Final = 880
 """The most points a first etalare can be worth (the upper bound of
@@ -599,7 +607,7 @@ class Ruleset:
         "END-04",
         "Turns after which a round ends without a close, or None.",
         lo=1,
-        hi=_INT_MAX,
+        hi=MAX_TURNS_PER_ROUND,
     )
 
     # melds (not in the matrix) ------------------------------------------------------------
