@@ -11,11 +11,18 @@ Compared exactly, for both objectives and for ``min_leftover`` 0, 1 and 2: the m
   jokers; and rulesets with the meld and opening knobs flipped.
 * **Seeded hands**, per preset, with and without ``ace_high_run``: ``HANDS`` hands of
   14–15 tiles and ``HANDS_21`` of 21 (half of them uniform deals, half from a band of
-  ranks; in ``online`` a third of the joker hands with fixed jokers).  Defaults 2,000
-  and 300; ``REMI_SOLVER_HANDS`` / ``REMI_SOLVER_HANDS_21`` scale them up (and
-  ``REMI_SOLVER_LARGE_HANDS`` / ``REMI_SOLVER_PROPERTY_HANDS`` the two groups below),
-  and ``REMI_SOLVER_SEED`` moves the seed, for a wide local search.
-* A few uniform deals of 24–27 tiles per preset.
+  ranks; in ``online`` a third of the joker hands with fixed jokers).
+* A few uniform deals of 24–27 tiles per preset (``LARGE_HANDS``).
+
+**Small by default, wide by hand.**  By default (and under ``CI=true``) the seeded
+groups are small (:data:`SMALL_SIZES`: 100 hands of 14–15 tiles, 15 of 21, 4 large
+hands, 30 property hands per preset), so this file runs in seconds.  ``REMI_WIDE=1``
+runs the wide version (:data:`WIDE_SIZES`: 2,000, 300, 40 and 200, the sizes the
+solver was first checked at; a few minutes), e.g.
+``REMI_WIDE=1 PYTHONPATH=src python -m pytest -q tests/test_solver_exact.py
+tests/test_solver_by_ranks.py``.  ``REMI_SOLVER_HANDS`` / ``REMI_SOLVER_HANDS_21`` /
+``REMI_SOLVER_LARGE_HANDS`` / ``REMI_SOLVER_PROPERTY_HANDS`` set one group's size
+either way, and ``REMI_SOLVER_SEED`` moves the seed, for a wider local search.
 * Properties that need no reference (up to 30 tiles): permutation invariance, every
   meld valid and melds + leftover == the hand, openings pass ``check_opening``,
   ``min_leftover`` honoured, the ``Solution`` fields; and every ``InvalidHandError``
@@ -75,12 +82,20 @@ OBJECTIVES = ("points", "tiles")
 MIN_LEFTOVERS = (0, 1, 2)
 COLOURS = (Color.ROSU, Color.GALBEN, Color.ALBASTRU, Color.NEGRU)
 
-HANDS = int(os.environ.get("REMI_SOLVER_HANDS", "2000"))
+WIDE = os.environ.get("REMI_WIDE") == "1"
+"""``REMI_WIDE=1``: the wide version of the seeded comparisons (run by hand)."""
+SMALL_SIZES = {"hands": 100, "hands_21": 15, "large": 4, "properties": 30}
+"""The seeded groups' sizes by default (and under ``CI=true``)."""
+WIDE_SIZES = {"hands": 2000, "hands_21": 300, "large": 40, "properties": 200}
+"""The seeded groups' sizes with ``REMI_WIDE=1``."""
+SIZES = WIDE_SIZES if WIDE else SMALL_SIZES
+
+HANDS = int(os.environ.get("REMI_SOLVER_HANDS", str(SIZES["hands"])))
 """Seeded hands of 14–15 tiles per preset (and again without the high ace)."""
-HANDS_21 = int(os.environ.get("REMI_SOLVER_HANDS_21", str(max(300, HANDS * 3 // 20))))
+HANDS_21 = int(os.environ.get("REMI_SOLVER_HANDS_21", str(SIZES["hands_21"])))
 """Seeded hands of 21 tiles per preset (and again without the high ace)."""
 SEED = int(os.environ.get("REMI_SOLVER_SEED", "0"))
-PROPERTY_HANDS = int(os.environ.get("REMI_SOLVER_PROPERTY_HANDS", "200"))
+PROPERTY_HANDS = int(os.environ.get("REMI_SOLVER_PROPERTY_HANDS", str(SIZES["properties"])))
 """Seeded hands per preset for the reference-free properties (3 to 30 tiles)."""
 
 
@@ -564,7 +579,7 @@ def test_VALUE_01_OPEN_02_seeded_hands_of_21_tiles_match_reference(preset: str, 
     check_seeded(preset, high, (21, 21), HANDS_21, band=(9, 12))
 
 
-LARGE_HANDS = int(os.environ.get("REMI_SOLVER_LARGE_HANDS", "40"))
+LARGE_HANDS = int(os.environ.get("REMI_SOLVER_LARGE_HANDS", str(SIZES["large"])))
 """Seeded uniform deals of 24–27 tiles per preset (the reference slows down beyond)."""
 
 
