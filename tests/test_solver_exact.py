@@ -16,9 +16,11 @@ Compared exactly, for both objectives and for ``min_leftover`` 0, 1 and 2: the m
 
 **Small by default, wide by hand.**  By default (and under ``CI=true``) the seeded
 groups are small (:data:`SMALL_SIZES`: 100 hands of 14–15 tiles, 15 of 21, 4 large
-hands, 30 property hands per preset), so this file runs in seconds.  ``REMI_WIDE=1``
+hands, 30 property hands per preset) and the Hypothesis tests take at most 100
+examples (:data:`EXAMPLES`), so this file runs in seconds.  ``REMI_WIDE=1``
 runs the wide version (:data:`WIDE_SIZES`: 2,000, 300, 40 and 200, the sizes the
-solver was first checked at; a few minutes), e.g.
+solver was first checked at, and the Hypothesis profile's number of examples; a few
+minutes), e.g.
 ``REMI_WIDE=1 PYTHONPATH=src python -m pytest -q tests/test_solver_exact.py
 tests/test_solver_by_ranks.py``.  ``REMI_SOLVER_HANDS`` / ``REMI_SOLVER_HANDS_21`` /
 ``REMI_SOLVER_LARGE_HANDS`` / ``REMI_SOLVER_PROPERTY_HANDS`` set one group's size
@@ -43,7 +45,7 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference_solver import (
     FREE_JOKER,
@@ -89,6 +91,11 @@ SMALL_SIZES = {"hands": 100, "hands_21": 15, "large": 4, "properties": 30}
 WIDE_SIZES = {"hands": 2000, "hands_21": 300, "large": 40, "properties": 200}
 """The seeded groups' sizes with ``REMI_WIDE=1``."""
 SIZES = WIDE_SIZES if WIDE else SMALL_SIZES
+EXAMPLES = settings(
+    max_examples=settings.default.max_examples if WIDE else min(100, settings.default.max_examples)
+)
+"""The Hypothesis tests of this file: at most 100 examples by default, the profile's
+number (``ci``: 200; ``HYPOTHESIS_PROFILE=wide``: 20,000) with ``REMI_WIDE=1``."""
 
 HANDS = int(os.environ.get("REMI_SOLVER_HANDS", str(SIZES["hands"])))
 """Seeded hands of 14–15 tiles per preset (and again without the high ace)."""
@@ -281,6 +288,7 @@ def test_reference_tile_order_is_the_contract() -> None:
     assert order_index(Tile.parse("13N")) < order_index(Tile.parse("J"))
 
 
+@EXAMPLES
 @given(hand=hands(max_size=6, fixed=True), preset=st.sampled_from(PRESETS), high=st.booleans())
 def test_reference_catalogue_is_every_valid_meld_of_the_hand(
     hand: list[Tile], preset: str, high: bool
@@ -315,6 +323,7 @@ def brute_force_splits(hand: Sequence[Tile], rules: Ruleset) -> set[tuple[int, .
     return found
 
 
+@EXAMPLES
 @given(hand=hands(max_size=8, fixed=True), preset=st.sampled_from(PRESETS))
 def test_reference_splits_are_every_packing_of_catalogue_melds(
     hand: list[Tile], preset: str
@@ -453,6 +462,7 @@ def test_OPEN_02_reference_and_solver_on_hand_made_openings(
 @pytest.mark.rule("MELD-06")
 @pytest.mark.rule("MELD-08")
 @pytest.mark.rule("VALUE-01")
+@EXAMPLES
 @given(case=small_cases())
 def test_VALUE_01_best_melds_matches_reference_on_small_hands(
     case: tuple[list[Tile], Ruleset, str],
@@ -465,6 +475,7 @@ def test_VALUE_01_best_melds_matches_reference_on_small_hands(
 @pytest.mark.rule("OPEN-02")
 @pytest.mark.rule("OPEN-03")
 @pytest.mark.rule("OPEN-04")
+@EXAMPLES
 @given(case=small_cases())
 def test_OPEN_02_best_opening_matches_reference_on_small_hands(
     case: tuple[list[Tile], Ruleset, str],
@@ -484,6 +495,7 @@ ACE_POOL = ids_of_ranks((1, 2, 3, 4, 11, 12, 13)) + list(JOKER_IDS)
 
 @pytest.mark.rule("OPEN-04")
 @pytest.mark.rule("MELD-08")
+@EXAMPLES
 @given(
     ids=st.lists(st.sampled_from(ACE_POOL), unique=True, min_size=3, max_size=10),
     blocks=st.booleans(),
@@ -535,6 +547,7 @@ def flipped_cases(draw: Any) -> tuple[list[Tile], Ruleset]:
 @pytest.mark.rule("MELD-05")
 @pytest.mark.rule("OPEN-02")
 @pytest.mark.rule("OPEN-03")
+@EXAMPLES
 @given(case=flipped_cases())
 def test_MELD_05_OPEN_03_flipped_knobs_match_reference(case: tuple[list[Tile], Ruleset]) -> None:
     hand, rules = case
@@ -665,6 +678,7 @@ def test_MELD_01_solutions_are_valid_splits_and_permutation_invariant(preset: st
 
 @pytest.mark.rule("MELD-01")
 @pytest.mark.rule("OPEN-02")
+@EXAMPLES
 @given(case=small_cases(), seed=st.integers(0, 2**32 - 1))
 def test_MELD_01_small_solutions_are_valid_splits_and_permutation_invariant(
     case: tuple[list[Tile], Ruleset, str], seed: int
