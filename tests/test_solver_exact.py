@@ -11,11 +11,20 @@ Compared exactly, for both objectives and for ``min_leftover`` 0, 1 and 2: the m
   jokers; and rulesets with the meld and opening knobs flipped.
 * **Seeded hands**, per preset, with and without ``ace_high_run``: ``HANDS`` hands of
   14–15 tiles and ``HANDS_21`` of 21 (half of them uniform deals, half from a band of
-  ranks; in ``online`` a third of the joker hands with fixed jokers).  Defaults 2,000
-  and 300; ``REMI_SOLVER_HANDS`` / ``REMI_SOLVER_HANDS_21`` scale them up (and
-  ``REMI_SOLVER_LARGE_HANDS`` / ``REMI_SOLVER_PROPERTY_HANDS`` the two groups below),
-  and ``REMI_SOLVER_SEED`` moves the seed, for a wide local search.
-* A few uniform deals of 24–27 tiles per preset.
+  ranks; in ``online`` a third of the joker hands with fixed jokers).
+* A few uniform deals of 24–27 tiles per preset (``LARGE_HANDS``).
+
+**Small by default, wide by hand.**  By default (and under ``CI=true``) the seeded
+groups are small (:data:`SMALL_SIZES`: 100 hands of 14–15 tiles, 15 of 21, 4 large
+hands, 30 property hands per preset) and the Hypothesis tests take at most 100
+examples (:data:`EXAMPLES`), so this file runs in seconds.  ``REMI_WIDE=1``
+runs the wide version (:data:`WIDE_SIZES`: 2,000, 300, 40 and 200, the sizes the
+solver was first checked at, and the Hypothesis profile's number of examples; a few
+minutes), e.g.
+``REMI_WIDE=1 PYTHONPATH=src python -m pytest -q tests/test_solver_exact.py
+tests/test_solver_by_ranks.py``.  ``REMI_SOLVER_HANDS`` / ``REMI_SOLVER_HANDS_21`` /
+``REMI_SOLVER_LARGE_HANDS`` / ``REMI_SOLVER_PROPERTY_HANDS`` set one group's size
+either way, and ``REMI_SOLVER_SEED`` moves the seed, for a wider local search.
 * Properties that need no reference (up to 30 tiles): permutation invariance, every
   meld valid and melds + leftover == the hand, openings pass ``check_opening``,
   ``min_leftover`` honoured, the ``Solution`` fields; and every ``InvalidHandError``
@@ -36,7 +45,7 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference_solver import (
     FREE_JOKER,
@@ -75,12 +84,25 @@ OBJECTIVES = ("points", "tiles")
 MIN_LEFTOVERS = (0, 1, 2)
 COLOURS = (Color.ROSU, Color.GALBEN, Color.ALBASTRU, Color.NEGRU)
 
-HANDS = int(os.environ.get("REMI_SOLVER_HANDS", "2000"))
+WIDE = os.environ.get("REMI_WIDE") == "1"
+"""``REMI_WIDE=1``: the wide version of the seeded comparisons (run by hand)."""
+SMALL_SIZES = {"hands": 100, "hands_21": 15, "large": 4, "properties": 30}
+"""The seeded groups' sizes by default (and under ``CI=true``)."""
+WIDE_SIZES = {"hands": 2000, "hands_21": 300, "large": 40, "properties": 200}
+"""The seeded groups' sizes with ``REMI_WIDE=1``."""
+SIZES = WIDE_SIZES if WIDE else SMALL_SIZES
+EXAMPLES = settings(
+    max_examples=settings.default.max_examples if WIDE else min(100, settings.default.max_examples)
+)
+"""The Hypothesis tests of this file: at most 100 examples by default, the profile's
+number (``ci``: 200; ``HYPOTHESIS_PROFILE=wide``: 20,000) with ``REMI_WIDE=1``."""
+
+HANDS = int(os.environ.get("REMI_SOLVER_HANDS", str(SIZES["hands"])))
 """Seeded hands of 14–15 tiles per preset (and again without the high ace)."""
-HANDS_21 = int(os.environ.get("REMI_SOLVER_HANDS_21", str(max(300, HANDS * 3 // 20))))
+HANDS_21 = int(os.environ.get("REMI_SOLVER_HANDS_21", str(SIZES["hands_21"])))
 """Seeded hands of 21 tiles per preset (and again without the high ace)."""
 SEED = int(os.environ.get("REMI_SOLVER_SEED", "0"))
-PROPERTY_HANDS = int(os.environ.get("REMI_SOLVER_PROPERTY_HANDS", "200"))
+PROPERTY_HANDS = int(os.environ.get("REMI_SOLVER_PROPERTY_HANDS", str(SIZES["properties"])))
 """Seeded hands per preset for the reference-free properties (3 to 30 tiles)."""
 
 
@@ -266,6 +288,7 @@ def test_reference_tile_order_is_the_contract() -> None:
     assert order_index(Tile.parse("13N")) < order_index(Tile.parse("J"))
 
 
+@EXAMPLES
 @given(hand=hands(max_size=6, fixed=True), preset=st.sampled_from(PRESETS), high=st.booleans())
 def test_reference_catalogue_is_every_valid_meld_of_the_hand(
     hand: list[Tile], preset: str, high: bool
@@ -300,6 +323,7 @@ def brute_force_splits(hand: Sequence[Tile], rules: Ruleset) -> set[tuple[int, .
     return found
 
 
+@EXAMPLES
 @given(hand=hands(max_size=8, fixed=True), preset=st.sampled_from(PRESETS))
 def test_reference_splits_are_every_packing_of_catalogue_melds(
     hand: list[Tile], preset: str
@@ -438,6 +462,7 @@ def test_OPEN_02_reference_and_solver_on_hand_made_openings(
 @pytest.mark.rule("MELD-06")
 @pytest.mark.rule("MELD-08")
 @pytest.mark.rule("VALUE-01")
+@EXAMPLES
 @given(case=small_cases())
 def test_VALUE_01_best_melds_matches_reference_on_small_hands(
     case: tuple[list[Tile], Ruleset, str],
@@ -450,6 +475,7 @@ def test_VALUE_01_best_melds_matches_reference_on_small_hands(
 @pytest.mark.rule("OPEN-02")
 @pytest.mark.rule("OPEN-03")
 @pytest.mark.rule("OPEN-04")
+@EXAMPLES
 @given(case=small_cases())
 def test_OPEN_02_best_opening_matches_reference_on_small_hands(
     case: tuple[list[Tile], Ruleset, str],
@@ -469,6 +495,7 @@ ACE_POOL = ids_of_ranks((1, 2, 3, 4, 11, 12, 13)) + list(JOKER_IDS)
 
 @pytest.mark.rule("OPEN-04")
 @pytest.mark.rule("MELD-08")
+@EXAMPLES
 @given(
     ids=st.lists(st.sampled_from(ACE_POOL), unique=True, min_size=3, max_size=10),
     blocks=st.booleans(),
@@ -520,6 +547,7 @@ def flipped_cases(draw: Any) -> tuple[list[Tile], Ruleset]:
 @pytest.mark.rule("MELD-05")
 @pytest.mark.rule("OPEN-02")
 @pytest.mark.rule("OPEN-03")
+@EXAMPLES
 @given(case=flipped_cases())
 def test_MELD_05_OPEN_03_flipped_knobs_match_reference(case: tuple[list[Tile], Ruleset]) -> None:
     hand, rules = case
@@ -564,7 +592,7 @@ def test_VALUE_01_OPEN_02_seeded_hands_of_21_tiles_match_reference(preset: str, 
     check_seeded(preset, high, (21, 21), HANDS_21, band=(9, 12))
 
 
-LARGE_HANDS = int(os.environ.get("REMI_SOLVER_LARGE_HANDS", "40"))
+LARGE_HANDS = int(os.environ.get("REMI_SOLVER_LARGE_HANDS", str(SIZES["large"])))
 """Seeded uniform deals of 24–27 tiles per preset (the reference slows down beyond)."""
 
 
@@ -650,6 +678,7 @@ def test_MELD_01_solutions_are_valid_splits_and_permutation_invariant(preset: st
 
 @pytest.mark.rule("MELD-01")
 @pytest.mark.rule("OPEN-02")
+@EXAMPLES
 @given(case=small_cases(), seed=st.integers(0, 2**32 - 1))
 def test_MELD_01_small_solutions_are_valid_splits_and_permutation_invariant(
     case: tuple[list[Tile], Ruleset, str], seed: int

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Sequence
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .ruleset import Ruleset
 from .tiles import JOKER, Color, Tile
@@ -352,7 +352,9 @@ def _prepare(
 FAST_BUDGET = 60_000
 """Remainders the fast search may memoise before the solver switches to the search by
 ranks.  Both searches are exact and break ties the same way, so this changes only the
-time an answer takes."""
+time an answer takes.  (5,000 was measured: faster on the adversarial families and the
+racks of 60-80 tiles, but some random 30-tile racks with both jokers then took seconds
+in the search by ranks instead of tens of milliseconds.)"""
 
 
 class _OverBudget(Exception):
@@ -386,14 +388,24 @@ def solve(
         fast_budget = FAST_BUDGET
     prep = _prepare(counts, rules, tiles_objective, constraints, extra)
     found: tuple[int, list[int]] | None
+    # The searches' memos belong to this call: emptied before it returns (the
+    # recursive closures holding them are reference cycles, so without this they
+    # would wait for the garbage collector).
+    memos: list[dict[Any, Any]] = []
     try:
-        if constraints == _NO_CONSTRAINTS:
-            found = _solve_plain(prep, fast_budget)
-        else:
-            found = _solve_constrained(prep, constraints, tiles_objective, fast_budget)
-    except _OverBudget:
-        best, at_least = _by_ranks(counts, prep, rules, constraints, tiles_objective, extra)
-        found = _reconstruct(prep, constraints, tiles_objective, best, at_least)
+        try:
+            if constraints == _NO_CONSTRAINTS:
+                found = _solve_plain(prep, fast_budget, memos)
+            else:
+                found = _solve_constrained(prep, constraints, tiles_objective, fast_budget, memos)
+        except _OverBudget:
+            best, at_least = _by_ranks(
+                counts, prep, rules, constraints, tiles_objective, extra, memos
+            )
+            found = _reconstruct(prep, constraints, tiles_objective, best, at_least)
+    finally:
+        for memo in memos:
+            memo.clear()
     if found is None:
         return None
     value, path = found
@@ -519,14 +531,15 @@ def _by_ranks(
     constraints: Constraints,
     tiles_objective: bool,
     extra: Callable[[int], int] | None,
+    memos: list[dict[Any, Any]],
 ) -> tuple[
     Callable[[int, int, int, int, int], int], Callable[[int, int, int, int, int, int], bool]
 ]:
     """``best(remainder, need, keep, points, sets)``: the value :func:`_solve_constrained`
     gives a remainder (compact encoding), and ``at_least(..., goal)``: whether it is at
     least ``goal``; computed by a search over the fields in order whose state is the
-    runs still open (docs/solver.md), with bounds memoised for the life of the two
-    functions."""
+    runs still open (docs/solver.md), with bounds memoised in dicts appended to
+    ``memos`` (the caller empties them when its call ends)."""
     per = rules.real_tiles_per_joker
     adjacent = rules.jokers_may_be_adjacent
     runs_ok = constraints.allow_runs
@@ -556,10 +569,22 @@ def _by_ranks(
         x = s >> _D_JOKERS
         return (x & low_bits).bit_count() + 2 * ((x >> 1) & low_bits).bit_count()
 
-    def clip(runs: Iterable[int], limit: int) -> tuple[int, ...]:
+    clipped: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+    memos.append(clipped)
+    """clip's answers, for the life of this search (a few hundred entries at most)."""
+
+    def clip(runs: tuple[int, ...], limit: int) -> tuple[int, ...]:
         """The runs sorted, each balance capped at ``limit`` (docs/solver.md)."""
-        top = (limit + _BAL0) << 2
-        return tuple(sorted(o if o & _BAL_MASK <= top else (o & ~_BAL_MASK) | top for o in runs))
+        if not runs:
+            return runs
+        found = clipped.get((runs, limit))
+        if found is None:
+            top = (limit + _BAL0) << 2
+            found = tuple(
+                sorted(o if o & _BAL_MASK <= top else (o & ~_BAL_MASK) | top for o in runs)
+            )
+            clipped[runs, limit] = found
+        return found
 
     def final(s: int, prof: tuple[tuple[int, ...], ...], need: int, keep: int, pts: int) -> int:
         for runs in prof:
@@ -842,6 +867,7 @@ def _by_ranks(
     """Per state: [a lower bound, an upper bound] on its value."""
     children: dict[_State, list[tuple[_State, int]]] = {}
     """Per state: its moves, the best gain first."""
+    memos += (bounds, children)
 
     def search(
         p: int,
@@ -928,9 +954,12 @@ def _d_index(field: int) -> int:
     return field if field < REAL_FIELDS else field + 4
 
 
-def _solve_plain(prep: _Prepared, budget: int) -> tuple[int, list[int]]:
+def _solve_plain(
+    prep: _Prepared, budget: int, memos: list[dict[Any, Any]]
+) -> tuple[int, list[int]]:
     unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
     memo: dict[int, int] = {}
+    memos.append(memo)
 
     def best(s: int) -> int:
         x = s & real
@@ -978,7 +1007,11 @@ def _solve_plain(prep: _Prepared, budget: int) -> tuple[int, list[int]]:
 
 
 def _solve_constrained(
-    prep: _Prepared, constraints: Constraints, tiles_objective: bool, budget: int
+    prep: _Prepared,
+    constraints: Constraints,
+    tiles_objective: bool,
+    budget: int,
+    memos: list[dict[Any, Any]],
 ) -> tuple[int, list[int]] | None:
     unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
     melds = prep.melds
@@ -998,6 +1031,7 @@ def _solve_constrained(
     counted = [*(int(limited and not m.is_run) for m in melds), 0]
     shift = 3 * len(unit) + 3
     memo: dict[int, int] = {}
+    memos.append(memo)
 
     def leftover_jokers(s: int) -> int:
         return sum((s >> (3 * j)) & 3 for j in jokers)
