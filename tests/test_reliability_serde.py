@@ -403,14 +403,6 @@ def test_a_round_over_in_turn_1_saves(preset: str, players: int) -> None:
     check_save(game)
 
 
-def test_a_close_in_turn_1_saves() -> None:
-    rules = attrs.evolve(variants.get("clasic"), hand_sizes=(1, 1))
-    game = Game.new(rules, 2, seed=3, starter=0)
-    game.apply(next(s for s in game.legal_steps() if isinstance(s, Discard)))
-    assert game.over and game.state.end is not None and game.state.end.closer == 0
-    check_save(game)
-
-
 _EVERY = WIDE_SIZES["every"] if WIDE else 1
 _SAMPLED = WIDE_SIZES["sampled"] if WIDE else 1
 _HOUSE = WIDE_SIZES["house"] if WIDE else 3
