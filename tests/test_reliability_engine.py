@@ -366,17 +366,19 @@ def test_b_a_turn_makes_at_most_max_undos() -> None:
         game.apply(TakeLastDiscard())
         assert Undo() in game.legal_steps()
         game.apply(Undo())
-    game.apply(TakeLastDiscard())
-    assert game.can_undo() is False
-    assert Undo() not in game.legal_steps()
+    # past the cap the take would stay, and the turn could not end right after it (the
+    # taken tile must go into a meld first): refused with the cap's code, not listed
+    assert not eng.legal.can_end_turn(apply_step(game.state, TakeLastDiscard(), NoChance())[0])
+    assert TakeLastDiscard() not in game.legal_steps()
     with pytest.raises(IllegalStepError) as info:
-        game.apply(Undo())
+        game.apply(TakeLastDiscard())
     assert info.value.code is StepErrorCode.UNDO_LIMIT
     assert info.value.details["limit"] == MAX_UNDOS_PER_TURN
     assert "64" in info.value.message("ro") and "64" in info.value.message("en")
-    # the turn still ends: the cap never refuses a discard or a close
-    for step in find_turn(game.state, budget=2000):
-        game.apply(step)
+    assert game.can_undo() is False and Undo() not in game.legal_steps()
+    # the turn still ends: the cap never refuses a draw, a discard or a close
+    game.apply(Draw())
+    game.apply(next(s for s in game.legal_steps() if isinstance(s, Discard)))
     assert game.state.current != seat or game.over
     # and a later turn has its own undos
     for _ in range(200):
@@ -389,14 +391,97 @@ def test_b_a_turn_makes_at_most_max_undos() -> None:
     assert game.can_undo() and Undo() in game.legal_steps()
 
 
+def _a_declarer_at_the_cap_with_a_meld_down() -> Game:
+    """clasic: seat 0 declares pe tablă, melds 10R 11R 12R in his second turn (he
+    cannot close: the rest of his rack is loose tiles) and spends the turn's 64 undos
+    laying off 13R and taking it back, the meld still down."""
+    hand = "10R 11R 12R 13R 2N 5G 7A 9N 3A 1G 8R 4N 6A 11G 13A"
+    seat0 = [tile_id(t) for t in hand.split()]
+    deal = two_seat_deal(seat0, [tile_id("9G")], tile_id("4A"), [tile_id("5N"), tile_id("6N")])
+    game = Game.new(variants.get("clasic"), 2, deal=deal)
+    game.apply(eng.DeclarePeTabla(0))
+    game.apply(Discard(tile_id("2N")))
+    game.apply(Draw())
+    game.apply(Discard(tile_id("9G")))
+    game.apply(Draw())
+    game.apply(MeldTiles((tile_id("10R"), tile_id("11R"), tile_id("12R"))))
+    lay = LayOff(tile_id("13R"), 0, End.HIGH)
+    for _ in range(MAX_UNDOS_PER_TURN):
+        game.apply(lay)
+        game.apply(Undo())
+    return game
+
+
+def test_b_past_the_cap_a_turn_can_still_end() -> None:
+    # Found by the engine's state machine: a pe-tablă declarer whose 64th undo left a
+    # meld on the table had no legal step at all.  Past the cap he may undo the steps
+    # kept from before it while his turn cannot end, and nothing that would leave it
+    # unable to end is accepted.
+    game = _a_declarer_at_the_cap_with_a_meld_down()
+    state = game.state
+    assert not eng.legal.can_end_turn(state)
+    assert game.legal_steps() == (Undo(),)
+    lay = LayOff(tile_id("13R"), 0, End.HIGH)
+    with pytest.raises(IllegalStepError) as info:
+        game.apply(lay)
+    assert info.value.code is StepErrorCode.UNDO_LIMIT and game.state == state
+    assert not game.can(lay)
+    game.apply(Undo())  # the meld comes back to the rack
+    assert eng.legal.can_end_turn(game.state)
+    assert Undo() not in game.legal_steps() and not game.can_undo()
+    with pytest.raises(IllegalStepError) as info:
+        game.apply(Undo())
+    assert info.value.code is StepErrorCode.NOTHING_TO_UNDO  # back to the draw
+    # melding again would leave the turn unable to end: refused, not listed
+    meld = MeldTiles((tile_id("10R"), tile_id("11R"), tile_id("12R")))
+    assert meld not in game.legal_steps() and not game.can(meld)
+    game.apply(next(s for s in game.legal_steps() if isinstance(s, Discard)))
+    assert game.state.current == 1
+    # the record replays and saves (the rescue undo is part of it)
+    assert Game.replay(game.record()).state == game.state
+    assert serde.loads_game(serde.dumps_game(game)).state == game.state
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_b_a_turn_past_the_cap_always_has_a_step(preset: str) -> None:
+    # Random rounds in which a turn now and then spends its 64 undos (a table step or
+    # a take, then its undo) and then plays on at random: a listed step is always
+    # accepted, and an unfinished round always lists one.
+    import random
+
+    rng = random.Random(preset)
+    rounds = 0
+    for seed in range(3):
+        game = Game.new(variants.get(preset), 2 + seed, seed=seed)
+        for _ in range(1500):
+            if game.over:
+                rounds += 1
+                break
+            legal = game.legal_steps()
+            assert legal, f"no legal step in turn {game.state.turn}"
+            backable = [s for s in legal if isinstance(s, MeldTiles | LayOff | TakeLastDiscard)]
+            if backable and game.can_undo() and rng.random() < 0.2:
+                step = rng.choice(backable)
+                for _ in range(MAX_UNDOS_PER_TURN):
+                    if not game.can(step):  # past the cap, where it could strand the turn
+                        break
+                    game.apply(step)
+                    if not game.can_undo():
+                        break
+                    game.apply(Undo())
+                continue
+            kinds = [s for s in legal if not isinstance(s, Undo)] or list(legal)
+            game.apply(rng.choice(kinds))
+    assert rounds >= 1
+
+
 def _over_cap_record() -> Any:
     game = _a_turn_with_a_row_take()
     for _ in range(MAX_UNDOS_PER_TURN):
         game.apply(TakeLastDiscard())
         game.apply(Undo())
-    game.apply(TakeLastDiscard())
     record = game.record()
-    return attrs.evolve(record, steps=(*record.steps, Undo()))
+    return attrs.evolve(record, steps=(*record.steps, TakeLastDiscard(), Undo()))
 
 
 def _codes(err: BaseException) -> list[object]:

@@ -368,40 +368,25 @@ def test_bots_end_turns_that_keep_a_taken_tile(players: int) -> None:
         assert play_checked(game, bots, check_every=50) <= round_step_bound(KEEPING, players)
 
 
-def _with_rack_start(state: Any, seat: int, wanted: list[int]) -> Any:
-    """``state`` with tiles swapped (between racks and the stock) so that ``seat``'s
-    rack starts with the physical tiles ``wanted``: every tile stays in play."""
-    racks = [list(s.rack) for s in state.seats]
-    stock = list(state.stock)
-    rack = racks[seat]
-    for k, tile_id in enumerate(wanted):
-        place = next(p for p in (*racks, stock) if tile_id in p)
-        j = place.index(tile_id)
-        place[j], rack[k] = rack[k], tile_id
-    seats = tuple(attrs.evolve(s, rack=tuple(r)) for s, r in zip(state.seats, racks, strict=True))
-    return attrs.evolve(state, seats=seats, stock=tuple(stock))
-
-
 def test_a_declarers_take_from_the_row_must_close() -> None:
     # RUPE-07: once declared, a take from the row is for the closing turn only; a
     # declarer who kept the taken tile and discarded was refused nothing before, and
     # two such declarers could pass the last discard back and forth for ever.  The
     # deal is arranged so that seat 0 can close with seat 1's discard (random play
     # reaches this only after minutes of hints on huge racks).
+    from engine_policies import tile_id, two_seat_deal
+
     from remi_rules.engine import DeclarePeTabla, Discard, Draw, TakeLastDiscard, legal_steps
     from remi_rules.engine.transition import NoChance, apply_step
-    from remi_rules.tiles import ids_of, parse_tiles
 
-    hand = parse_tiles("11A 12A 10R 11R 12R 13R 10G 11G 12G 13G 10N 11N 12N 5N 3G")
-    ours = [ids_of(t)[0] for t in hand]
-    theirs = ids_of(parse_tiles("13A")[0])[0]
-    state = Game.new(KEEPING, 2, seed=0, starter=0).state
-    assert state.atu not in (*ours, theirs)
-    state = _with_rack_start(_with_rack_start(state, 0, ours), 1, [theirs])
-    held = [t for s in state.seats for t in s.rack] + list(state.stock) + [state.atu]
-    assert sorted(held) == list(range(106))
+    hand = "11A 12A 10R 11R 12R 13R 10G 11G 12G 13G 10N 11N 12N 5N 3G"
+    ours = [tile_id(t) for t in hand.split()]
+    theirs = tile_id("13A")
+    deal = two_seat_deal(ours, [theirs], tile_id("4A"), [tile_id("5A")])
+    game = Game.new(KEEPING, 2, deal=deal)
     for step in (DeclarePeTabla(0), Discard(ours[-1]), Draw(), Discard(theirs)):
-        state, _ = apply_step(state, step, NoChance())
+        game.apply(step)
+    state = game.state
     assert state.current == 0 and state.seats[0].declared_pe_tabla
     assert TakeLastDiscard() in legal_steps(state)  # he can close with it ...
     taken, _ = apply_step(state, TakeLastDiscard(), NoChance())

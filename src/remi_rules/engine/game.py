@@ -31,6 +31,7 @@ from ..errors import (
 from ..ruleset import ClosingTileMode, Ruleset, require_ruleset
 from ..scoring import RoundResult, SeatEnd, score_round
 from .events import Announced, DealerChosen, Event, RoundScored, StepUndone
+from .legal import can_end_turn
 from .legal import legal_steps as _legal_steps
 from .state import GameState, Phase
 from .steps import (
@@ -269,6 +270,9 @@ class Game:
             elif isinstance(done, Discard | Close | DemandRedeal):
                 break
         self._undone = (state.turn, undos)
+        self._rescue = 0
+        """Past the cap, an undo may take back the steps below this depth of ``_undo``
+        (those made before the cap was reached), and only from a turn that cannot end."""
         self.automation = _automation(automation) or Automation()
         self.names = names or tuple(f"seat {s}" for s in range(state.players))
         self.deal_events: tuple[Event, ...] = ()
@@ -442,7 +446,45 @@ class Game:
         the pending turn has a step to take back and has not made
         :data:`MAX_UNDOS_PER_TURN` undos yet."""
         steps = _legal_steps(self._state)
-        return (*steps, Undo()) if self._undo and self._undos_left() else steps
+        if self._undos_left():
+            return (*steps, Undo()) if self._undo else steps
+        kept = tuple(s for s in steps if self._past_cap_refusal(s) is None)
+        return (*kept, Undo()) if self._can_rescue() else kept
+
+    def _past_cap_refusal(self, step: Step) -> IllegalStepError | None:
+        """Past the undo cap, what is put down stays, so a step that could be taken back
+        is refused (``undo_limit``) where it could leave the turn unable to end: a take
+        from the row or of the atu while a draw is legal, and a table step after which
+        no discard or close is legal, unless the turn could not end before it either and
+        has nothing left to undo (a take past the cap when the stock was out)."""
+        if self._undos_left() or not isinstance(step, _UNDOABLE):
+            return None
+        state = self._state
+        refusal = IllegalStepError(
+            StepErrorCode.UNDO_LIMIT, step=step.kind, limit=MAX_UNDOS_PER_TURN
+        )
+        if state.phase is Phase.TAKE:
+            return refusal if self._can_draw() else None
+        if not (can_end_turn(state) or self._can_rescue()):
+            return None
+        try:
+            after, _ = apply_step(state, step, NoChance())
+        except IllegalStepError as err:
+            return err
+        return None if can_end_turn(after) else refusal
+
+    def _can_draw(self) -> bool:
+        return any(isinstance(s, Draw) for s in _legal_steps(self._state))
+
+    def _can_rescue(self) -> bool:
+        """Past the cap, an undo stays allowed while the turn cannot end, down the steps
+        made before the cap: a turn that reached the cap unable to end gets back to one
+        that can (at worst its take, or the draw, after which a discard is legal)."""
+        return (
+            0 < len(self._undo) <= self._rescue
+            and self._state.phase is not Phase.OVER
+            and not can_end_turn(self._state)
+        )
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see (:class:`~remi_rules.engine.view.PlayerView`); a seat
@@ -458,6 +500,9 @@ class Game:
         if isinstance(step, Undo):
             self._undo_target(step)
             return
+        refusal = self._past_cap_refusal(step)
+        if refusal is not None:
+            raise refusal
         apply_step(self._state, step, NoChance())
 
     def can(self, step: Step) -> bool:
@@ -474,6 +519,9 @@ class Game:
         if isinstance(step, Undo):
             events = self.undo()
             return events
+        refusal = self._past_cap_refusal(step)
+        if refusal is not None:
+            raise refusal
         before = self._state
         log_mark = len(self._chance_log)
         try:
@@ -494,7 +542,9 @@ class Game:
 
     def can_undo(self) -> bool:
         """The pending turn has a step :meth:`undo` can take back (and undos left)."""
-        return bool(self._undo) and self._state.phase is not Phase.OVER and self._undos_left()
+        if self._state.phase is Phase.OVER or not self._undo:
+            return False
+        return self._undos_left() or self._can_rescue()
 
     def _undos_left(self) -> bool:
         turn, count = self._undone
@@ -530,6 +580,8 @@ class Game:
         self._undo.pop()
         undone_in, count = self._undone
         self._undone = (state.turn, count + 1 if undone_in == state.turn else 1)
+        if not self._undos_left():  # at the cap, or a rescue past it (_can_rescue)
+            self._rescue = len(self._undo)
         self._state = state
         self._steps.append(Undo())
         return (StepUndone(str(step)),)
@@ -539,7 +591,7 @@ class Game:
             raise IllegalStepError(StepErrorCode.ROUND_OVER, step=step.kind)
         if not self._undo:
             raise IllegalStepError(StepErrorCode.NOTHING_TO_UNDO, step=step.kind)
-        if not self._undos_left():
+        if not self._undos_left() and not self._can_rescue():
             raise IllegalStepError(
                 StepErrorCode.UNDO_LIMIT, step=step.kind, limit=MAX_UNDOS_PER_TURN
             )

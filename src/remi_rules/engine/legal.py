@@ -80,6 +80,7 @@ from .transition import (
 )
 
 __all__ = [
+    "can_end_turn",
     "canonical_step",
     "copy_key",
     "legal_steps",
@@ -389,6 +390,20 @@ def _ends(state: GameState, classes: _Classes) -> Iterator[Step]:
         return
     for tile_id in classes.representatives:
         yield Discard(tile_id)
+
+
+def can_end_turn(state: GameState) -> bool:
+    """The pending turn can end now: a :class:`~remi_rules.engine.steps.Discard` or a
+    :class:`~remi_rules.engine.steps.Close` is legal (the engine's undo cap keeps every
+    turn that reaches it able to end: :meth:`Game.legal_steps
+    <remi_rules.engine.Game.legal_steps>`)."""
+    _require_state(state)
+    turn = state.pending
+    if state.phase is not Phase.ACTION or turn is None:
+        return False
+    if turn.took is None:  # the starter's first turn: any discard
+        return True
+    return next(_ends(state, _Classes(state, state.current)), None) is not None
 
 
 def turn_steps(state: GameState) -> Iterator[Step]:

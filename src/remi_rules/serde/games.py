@@ -842,7 +842,10 @@ def _document_bound(turns: int = MAX_SAVED_TURNS, undos: int | None = None) -> i
     one = max(_widest("lay_off"), _widest("swap_joker"))
     undo = _widest("undo")
     chance = len(_dumps(list(range(106)))) + 2
-    turn = 3 * s + (106 + _SWAPS_PER_ROUND) * one + u * (s + undo) + chance
+    # past the cap, undos that take a turn unable to end back to one that can: at most
+    # the steps kept before the cap (the take and the table steps)
+    rescue = 1 + 106 + _SWAPS_PER_ROUND
+    turn = 3 * s + (106 + _SWAPS_PER_ROUND) * one + (u + rescue) * (s + undo) + chance
     per_round = (_ONCE_PER_ROUND + _EXTRA_CHANCE) * s + _EXTRA_CHANCE * chance
     return _FIXED_BYTES + per_round + turns * turn
 
