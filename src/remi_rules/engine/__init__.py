@@ -38,6 +38,7 @@ from .steps import (
     Step,
     SwapJoker,
     TakeAtu,
+    TakeKind,
     TakeLastDiscard,
     Undo,
 )
@@ -78,6 +79,7 @@ __all__ = [
     "Step",
     "SwapJoker",
     "TakeAtu",
+    "TakeKind",
     "TakeLastDiscard",
     "TurnState",
     "Undo",
