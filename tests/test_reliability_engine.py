@@ -54,8 +54,8 @@ from remi_rules.errors import (
     InvalidTileError,
     StepErrorCode,
 )
+from remi_rules.layouts import meld_layouts
 from remi_rules.lipire import End
-from remi_rules.rupere import _layouts
 from remi_rules.tiles import JOKER_IDS
 
 # -- A. one step per choice ---------------------------------------------------------------------
@@ -142,7 +142,7 @@ def _every_copy_steps(game: Game) -> set[Step]:
         by_value.setdefault(table.tile(i), []).append(i)
     out: set[Step] = set()
     candidates: list[Step] = []
-    for layout in _layouts(Counter({t: len(v) for t, v in by_value.items()}), state.rules):
+    for layout in meld_layouts(Counter({t: len(v) for t, v in by_value.items()}), state.rules):
         meld = analyze_meld(layout, state.rules)
         if meld.kind is MeldKind.TERTA:  # a set in its canonical order (one order per set)
             layout = meld.tiles
