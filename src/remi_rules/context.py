@@ -185,6 +185,9 @@ def table_context(
     required; the take's facts, which those rules do not read, are those of a later
     turn of a player who opened before it unless he opened in this one."""
     if type(rules) is TurnContext:
+        no_flags = opened is None and opened_this_turn is None
+        if no_flags and not new_meld_indexes and not laid_off_this_turn:
+            return rules  # the engine's call: no flags beside the context
         if (
             opened is not None
             or opened_this_turn is not None

@@ -218,6 +218,16 @@ def _take_context(
 ) -> TurnContext:
     """The context of a take function: ``rules`` if it is one, else built from the
     keyword flags (``opened_before_this_turn`` and ``turn_number`` required)."""
+    if (
+        type(rules) is TurnContext
+        and opened_before_this_turn is None
+        and turn_number is None
+        and declared_pe_tabla is False
+        and closing_turn is False
+        and row_starts_with_first_discard is True
+        and jokers is _NO_HISTORY
+    ):
+        return rules  # the engine's call: no flags beside the context
 
     def build() -> TurnContext:
         ruleset = require_ruleset(rules)
