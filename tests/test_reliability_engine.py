@@ -562,6 +562,10 @@ CALLS: dict[str, list[tuple[str, Callable[[], object], Any]]] = {
         ("str ids", lambda: eng.doubles_of(("a", "b")), TYPE),  # type: ignore[arg-type]
     ],
     "tile_census": [("str", lambda: eng.tile_census("x"), TYPE)],  # type: ignore[arg-type]
+    "turn_context": [
+        ("str", lambda: eng.turn_context("x"), TYPE),  # type: ignore[arg-type]
+        ("closing_turn", lambda: eng.turn_context(_game().state, closing_turn=1), TYPE),  # type: ignore[arg-type]
+    ],
     "play_round": [
         ("game", lambda: eng.play_round("x", []), TYPE),  # type: ignore[arg-type]
         ("bots type", lambda: eng.play_round(_game(), "abc"), TYPE),  # type: ignore[arg-type]
@@ -683,6 +687,7 @@ VALUES = {
     "EndReason": "an enum",
     "Phase": "an enum",
     "Obligation": "an enum",
+    "TakeKind": "an enum",
     "GameState": "a record the engine builds (unchecked for speed; serde.load_game checks)",
     "SeatState": "a record the engine builds (unchecked for speed; serde.load_game checks)",
     "TurnState": "a record the engine builds (unchecked for speed; serde.load_game checks)",
