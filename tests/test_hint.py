@@ -318,7 +318,7 @@ def test_rupe_03_the_take_prefilter_lets_every_legal_take_through() -> None:
     from remi_rules._hint_score import might_justify as _might_justify
     from remi_rules._hint_search import Planner
     from remi_rules.engine import TakeLastDiscard
-    from remi_rules.engine.transition import _verify_row_take
+    from remi_rules.engine._takes import verify_row_take
     from remi_rules.errors import IllegalStepError
 
     rules = variants.get("rummy45")
@@ -340,7 +340,7 @@ def test_rupe_03_the_take_prefilter_lets_every_legal_take_through() -> None:
                 tiles = [state.table.tile(i) for i in state.seats[state.current].rack]
                 for index in range(len(state.row)):
                     try:
-                        _verify_row_take(state, index, TakeLastDiscard())
+                        verify_row_take(state, index, TakeLastDiscard())
                     except IllegalStepError:
                         continue
                     bridged = index < len(state.row) - 1

@@ -54,8 +54,8 @@ from remi_rules.errors import (
     InvalidTileError,
     StepErrorCode,
 )
+from remi_rules.layouts import meld_layouts
 from remi_rules.lipire import End
-from remi_rules.rupere import _layouts
 from remi_rules.tiles import JOKER_IDS
 
 # -- A. one step per choice ---------------------------------------------------------------------
@@ -142,7 +142,7 @@ def _every_copy_steps(game: Game) -> set[Step]:
         by_value.setdefault(table.tile(i), []).append(i)
     out: set[Step] = set()
     candidates: list[Step] = []
-    for layout in _layouts(Counter({t: len(v) for t, v in by_value.items()}), state.rules):
+    for layout in meld_layouts(Counter({t: len(v) for t, v in by_value.items()}), state.rules):
         meld = analyze_meld(layout, state.rules)
         if meld.kind is MeldKind.TERTA:  # a set in its canonical order (one order per set)
             layout = meld.tiles
@@ -647,6 +647,10 @@ CALLS: dict[str, list[tuple[str, Callable[[], object], Any]]] = {
         ("str ids", lambda: eng.doubles_of(("a", "b")), TYPE),  # type: ignore[arg-type]
     ],
     "tile_census": [("str", lambda: eng.tile_census("x"), TYPE)],  # type: ignore[arg-type]
+    "turn_context": [
+        ("str", lambda: eng.turn_context("x"), TYPE),  # type: ignore[arg-type]
+        ("closing_turn", lambda: eng.turn_context(_game().state, closing_turn=1), TYPE),  # type: ignore[arg-type]
+    ],
     "play_round": [
         ("game", lambda: eng.play_round("x", []), TYPE),  # type: ignore[arg-type]
         ("bots type", lambda: eng.play_round(_game(), "abc"), TYPE),  # type: ignore[arg-type]
@@ -768,6 +772,7 @@ VALUES = {
     "EndReason": "an enum",
     "Phase": "an enum",
     "Obligation": "an enum",
+    "TakeKind": "an enum",
     "GameState": "a record the engine builds (unchecked for speed; serde.load_game checks)",
     "SeatState": "a record the engine builds (unchecked for speed; serde.load_game checks)",
     "TurnState": "a record the engine builds (unchecked for speed; serde.load_game checks)",

@@ -11,7 +11,7 @@ from remi_rules import variants
 from remi_rules._slots import _twin, evolver, maker, replacer, require_plain
 from remi_rules.bots import GreedyBot, RandomBot
 from remi_rules.engine import Game, GameState, PlayerView, SeatState, TurnState, events
-from remi_rules.engine.transition import _new_turn
+from remi_rules.engine._common import fresh_turn
 from remi_rules.engine.view import PublicSeat, PublicTurn, _public_seat, _public_seats
 
 HOT = [GameState, SeatState, TurnState, PlayerView, PublicSeat, PublicTurn]
@@ -82,7 +82,7 @@ def test_the_public_seat_cache_is_bounded_and_never_stale() -> None:
 
 
 def test_a_new_turn_is_the_constructor_with_its_defaults() -> None:
-    made = _new_turn(2, 7, (4, 5, 6), True)
+    made = fresh_turn(2, 7, (4, 5, 6), True)
     assert made == TurnState(seat=2, number=7, rack_at_start=(4, 5, 6), opened_before=True)
     assert type(made) is TurnState
 

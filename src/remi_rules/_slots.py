@@ -31,16 +31,19 @@ _T = TypeVar("_T")
 _MISSING = object()
 
 
-def require_plain(cls: type) -> tuple[str, ...]:
+def require_plain(cls: type, *, trusted: bool = False) -> tuple[str, ...]:
     """The field names of ``cls``, after checking it is a slotted attrs class without
-    validators, converters or a post-init hook (else :class:`TypeError`)."""
+    validators, converters or a post-init hook (else :class:`TypeError`); with
+    ``trusted``, validators and converters are allowed (the caller's values already
+    pass them)."""
     if not attrs.has(cls) or "__slots__" not in cls.__dict__:
         raise TypeError(f"{cls.__name__} is not a slotted attrs class")
     if hasattr(cls, "__attrs_post_init__"):
         raise TypeError(f"{cls.__name__} has __attrs_post_init__")
     names = []
     for field in attrs.fields(cls):
-        if field.validator is not None or field.converter is not None or not field.init:
+        checked = field.validator is not None or field.converter is not None
+        if (checked and not trusted) or not field.init:
             raise TypeError(f"{cls.__name__}.{field.name} is not a plain field")
         names.append(field.name)
     return tuple(names)
@@ -108,10 +111,12 @@ def evolver(cls: type[_T]) -> Callable[..., _T]:
     return fn
 
 
-def maker(cls: type[_T]) -> Callable[..., _T]:
+def maker(cls: type[_T], *, trusted: bool = False) -> Callable[..., _T]:
     """``f(*values)``: a ``cls`` from all its field values, in field order, equal to
-    ``cls(*values)`` (every field given, no defaults applied)."""
-    names = require_plain(cls)
+    ``cls(*values)`` (every field given, no defaults applied).  With ``trusted`` the
+    class may have validators and converters, which ``f`` does not run: only for
+    values its callers know to be valid and already converted (the engine's own)."""
+    names = require_plain(cls, trusted=trusted)
     args = [f"a{k}" for k in range(len(names))]
     source, ns = _source(cls, names, f"def make({', '.join(args)}):", args)
     exec(source, ns)  # generated from the class's own field names

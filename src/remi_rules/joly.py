@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
+from .context import TurnContext, boolean_form, table_context
 from .errors import InvalidSwapError, SwapErrorCode
 from .melds import MeldKind
 from .opening import may_swap_joker
@@ -73,10 +74,10 @@ def verify_swap(
     joker_id: int,
     tile_id: int,
     seat: int,
-    rules: Ruleset,
+    rules: Ruleset | TurnContext,
     *,
-    opened: bool,
-    opened_this_turn: bool,
+    opened: bool | None = None,
+    opened_this_turn: bool | None = None,
     laid_off_this_turn: Collection[int] = (),
 ) -> Tile:
     """Check that ``seat`` may put physical tile ``tile_id`` from his **rack** in the
@@ -94,8 +95,15 @@ def verify_swap(
     ``swap_same_turn_completion`` (``set_complete_and_swap_same_turn`` false and the
     set's third colour laid off by ``seat`` in this turn); ``swap_wrong_tile`` (the
     replacement must be exactly the tile the joker stands for).
+
+    ``rules`` is the ruleset with the turn's facts as keyword flags (``opened`` and
+    ``opened_this_turn`` required), or a :class:`~remi_rules.context.TurnContext`
+    holding them (its ``opened``, ``opened_this_turn`` and ``laid_off_this_turn``).
     """
-    require_ruleset(rules)
+    ctx = table_context(rules, opened, opened_this_turn, laid_off_this_turn=laid_off_this_turn)
+    rules = ctx.rules
+    opened, opened_this_turn = ctx.opened, ctx.opened_this_turn
+    laid_off_this_turn = ctx.laid_off_this_turn
     meld = _meld(table, meld_index)
     details: dict[str, object] = {
         "meld_index": meld_index,
@@ -133,34 +141,7 @@ def verify_swap(
     return tile
 
 
-def can_swap(
-    table: Table,
-    meld_index: int,
-    joker_id: int,
-    tile_id: int,
-    seat: int,
-    rules: Ruleset,
-    *,
-    opened: bool,
-    opened_this_turn: bool,
-    laid_off_this_turn: Collection[int] = (),
-) -> bool:
-    """:func:`verify_swap` as a bool."""
-    try:
-        verify_swap(
-            table,
-            meld_index,
-            joker_id,
-            tile_id,
-            seat,
-            rules,
-            opened=opened,
-            opened_this_turn=opened_this_turn,
-            laid_off_this_turn=laid_off_this_turn,
-        )
-    except InvalidSwapError:
-        return False
-    return True
+can_swap = boolean_form(verify_swap, InvalidSwapError, "can_swap")
 
 
 def swap(
@@ -169,28 +150,20 @@ def swap(
     joker_id: int,
     tile_id: int,
     seat: int,
-    rules: Ruleset,
+    rules: Ruleset | TurnContext,
     *,
-    opened: bool,
-    opened_this_turn: bool,
+    opened: bool | None = None,
+    opened_this_turn: bool | None = None,
     laid_off_this_turn: Collection[int] = (),
 ) -> Table:
     """Swap (after :func:`verify_swap`): ``tile_id`` takes the joker's place, the
     joker leaves the table for ``seat``'s rack, its swap count grows (JOLY-02) and
     under ``fixed_identity`` it becomes the tile it stood for (JOLY-05).  The
-    replacement is credited per ``swap_replacement_credited_to`` (VALUE-05, OQ-20)."""
-    verify_swap(
-        table,
-        meld_index,
-        joker_id,
-        tile_id,
-        seat,
-        rules,
-        opened=opened,
-        opened_this_turn=opened_this_turn,
-        laid_off_this_turn=laid_off_this_turn,
-    )
-    return table.swap_joker(meld_index, joker_id, tile_id, seat, rules)
+    replacement is credited per ``swap_replacement_credited_to`` (VALUE-05, OQ-20).
+    ``rules`` and the flags as for :func:`verify_swap`."""
+    ctx = table_context(rules, opened, opened_this_turn, laid_off_this_turn=laid_off_this_turn)
+    verify_swap(table, meld_index, joker_id, tile_id, seat, ctx)
+    return table.swap_joker(meld_index, joker_id, tile_id, seat, ctx.rules)
 
 
 def joker_state(table: Table, joker_id: int, rules: Ruleset) -> JokerState:

@@ -37,6 +37,7 @@ from collections.abc import Collection, Sequence
 
 import attrs
 
+from .context import TurnContext, boolean_form, table_context
 from .errors import InvalidLayoffError, InvalidMeldError, LayoffErrorCode, MeldErrorCode
 from .melds import MeldKind, analyze_meld
 from .opening import may_lay_off_on_others
@@ -186,10 +187,10 @@ def verify_lay_off(
     meld_index: int,
     tile_id: int,
     seat: int,
-    rules: Ruleset,
+    rules: Ruleset | TurnContext,
     *,
-    opened: bool,
-    opened_this_turn: bool,
+    opened: bool | None = None,
+    opened_this_turn: bool | None = None,
     new_meld_indexes: Collection[int] = (),
     end: End | None = None,
 ) -> End:
@@ -207,8 +208,15 @@ def verify_lay_off(
     ``layoff_bad_end``, ``layoff_meld_full`` (MELD-03), ``layoff_end_closed``
     (MELD-02, a high ace), ``layoff_joker_limit`` (MELD-05), ``layoff_not_fitting``,
     ``layoff_end_required``.
+
+    ``rules`` is the ruleset with the turn's facts as keyword flags (``opened`` and
+    ``opened_this_turn`` required), or a :class:`~remi_rules.context.TurnContext`
+    holding them (its ``opened``, ``opened_this_turn`` and ``new_meld_indexes``).
     """
-    require_ruleset(rules)
+    ctx = table_context(rules, opened, opened_this_turn, new_meld_indexes=new_meld_indexes)
+    rules = ctx.rules
+    opened, opened_this_turn = ctx.opened, ctx.opened_this_turn
+    new_meld_indexes = ctx.new_meld_indexes
     meld = _meld(table, meld_index)
     tile = table.tile(tile_id)
     details: dict[str, object] = {"meld_index": meld_index, "tile": tile, "meld": str(meld.meld)}
@@ -260,34 +268,7 @@ def _worst(problems: Sequence[LayoffErrorCode | tuple[LayoffErrorCode, MeldError
     return E.NOT_FITTING
 
 
-def can_lay_off(
-    table: Table,
-    meld_index: int,
-    tile_id: int,
-    seat: int,
-    rules: Ruleset,
-    *,
-    opened: bool,
-    opened_this_turn: bool,
-    new_meld_indexes: Collection[int] = (),
-    end: End | None = None,
-) -> bool:
-    """:func:`verify_lay_off` as a bool."""
-    try:
-        verify_lay_off(
-            table,
-            meld_index,
-            tile_id,
-            seat,
-            rules,
-            opened=opened,
-            opened_this_turn=opened_this_turn,
-            new_meld_indexes=new_meld_indexes,
-            end=end,
-        )
-    except InvalidLayoffError:
-        return False
-    return True
+can_lay_off = boolean_form(verify_lay_off, InvalidLayoffError, "can_lay_off")
 
 
 def lay_off(
@@ -295,75 +276,48 @@ def lay_off(
     meld_index: int,
     tile_id: int,
     seat: int,
-    rules: Ruleset,
+    rules: Ruleset | TurnContext,
     *,
-    opened: bool,
-    opened_this_turn: bool,
+    opened: bool | None = None,
+    opened_this_turn: bool | None = None,
     new_meld_indexes: Collection[int] = (),
     end: End | None = None,
 ) -> Table:
     """Lay physical tile ``tile_id`` from ``seat``'s rack onto meld ``meld_index``
     (after :func:`verify_lay_off`); return the new table.  The tile is credited to
     ``seat`` (LIPI-04, the ledger); the meld keeps its owner and every tile it had
-    (LIPI-05)."""
-    where = verify_lay_off(
-        table,
-        meld_index,
-        tile_id,
-        seat,
-        rules,
-        opened=opened,
-        opened_this_turn=opened_this_turn,
-        new_meld_indexes=new_meld_indexes,
-        end=end,
-    )
-    return table.extend(meld_index, tile_id, seat, rules, low_end=where is End.LOW)
+    (LIPI-05).  ``rules`` and the flags as for :func:`verify_lay_off`."""
+    ctx = table_context(rules, opened, opened_this_turn, new_meld_indexes=new_meld_indexes)
+    where = verify_lay_off(table, meld_index, tile_id, seat, ctx, end=end)
+    return table.extend(meld_index, tile_id, seat, ctx.rules, low_end=where is End.LOW)
 
 
 def layoff_options(
     table: Table,
     tile_id: int,
     seat: int,
-    rules: Ruleset,
+    rules: Ruleset | TurnContext,
     *,
-    opened: bool,
-    opened_this_turn: bool,
+    opened: bool | None = None,
+    opened_this_turn: bool | None = None,
     new_meld_indexes: Collection[int] = (),
 ) -> tuple[LayoffOption, ...]:
     """Every place ``seat`` may put physical tile ``tile_id`` from his rack: each
     meld and end where :func:`can_lay_off` holds, and each joker the tile may take by
-    a swap (``End.SWAP``, LIPI-08, :func:`remi_rules.joly.can_swap`), in table order."""
+    a swap (``End.SWAP``, LIPI-08, :func:`remi_rules.joly.can_swap`), in table order.
+    ``rules`` and the flags as for :func:`verify_lay_off`."""
     from .joly import can_swap
 
-    require_ruleset(rules)
+    ctx = table_context(rules, opened, opened_this_turn, new_meld_indexes=new_meld_indexes)
     out: list[LayoffOption] = []
     for index, meld in enumerate(table.melds):
         for end in _ends(meld):
-            if can_lay_off(
-                table,
-                index,
-                tile_id,
-                seat,
-                rules,
-                opened=opened,
-                opened_this_turn=opened_this_turn,
-                new_meld_indexes=new_meld_indexes,
-                end=end,
-            ):
+            if can_lay_off(table, index, tile_id, seat, ctx, end=end):
                 out.append(LayoffOption(index, end))
         if tile_id in JOKER_IDS:
             continue
         joker_id = joker_replaced_by(table, index, tile_of(tile_id))
-        if joker_id is not None and can_swap(
-            table,
-            index,
-            joker_id,
-            tile_id,
-            seat,
-            rules,
-            opened=opened,
-            opened_this_turn=opened_this_turn,
-        ):
+        if joker_id is not None and can_swap(table, index, joker_id, tile_id, seat, ctx):
             out.append(LayoffOption(index, End.SWAP, joker_id))
     return tuple(out)
 

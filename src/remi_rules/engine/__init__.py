@@ -21,7 +21,16 @@ from .events import EndReason, Event
 from .game import MAX_UNDOS_PER_TURN, Automation, Game, GameRecord, score_state
 from .legal import canonical_step, copy_key, legal_steps
 from .match import Match, MatchConfig, MatchRecord
-from .state import GameState, Obligation, Phase, RoundEnd, SeatState, TurnState, tile_census
+from .state import (
+    GameState,
+    Obligation,
+    Phase,
+    RoundEnd,
+    SeatState,
+    TurnState,
+    tile_census,
+    turn_context,
+)
 from .steps import (
     STEP_TYPES,
     AnnounceAtu,
@@ -38,6 +47,7 @@ from .steps import (
     Step,
     SwapJoker,
     TakeAtu,
+    TakeKind,
     TakeLastDiscard,
     Undo,
 )
@@ -78,6 +88,7 @@ __all__ = [
     "Step",
     "SwapJoker",
     "TakeAtu",
+    "TakeKind",
     "TakeLastDiscard",
     "TurnState",
     "Undo",
@@ -91,4 +102,5 @@ __all__ = [
     "round_turn_bound",
     "score_state",
     "tile_census",
+    "turn_context",
 ]

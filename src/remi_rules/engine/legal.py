@@ -39,12 +39,17 @@ from collections import Counter
 from collections.abc import Hashable, Iterator, Sequence
 
 from ..errors import EngineArgumentError, EngineErrorCode, IllegalStepError
+from ..layouts import meld_layouts
 from ..lipire import End, might_fit
 from ..melds import MeldKind, analyze_meld
 from ..opening import min_rack_after_opening
 from ..ruleset import ClosingTileMode
-from ..rupere import _layouts  # the meld catalogue of a multiset (shared with rupere)
 from ..tiles import JOKER_IDS, Tile
+from ._common import keeps_opening_minimum, rights
+from ._table_steps import verify_meld
+from ._takes import can_reshuffle, verify_atu_take, verify_row_take
+from ._turn_end import verify_turn_end
+from .deal import NoChance, double_class, doubles_of
 from .state import GameState, Phase
 from .steps import (
     STEP_TYPES,
@@ -65,19 +70,7 @@ from .steps import (
     TakeLastDiscard,
     tile_label,
 )
-from .transition import (
-    NoChance,
-    _can_reshuffle,
-    _min_rack,
-    _rights,
-    _verify_atu_take,
-    _verify_row_take,
-    apply_step,
-    double_class,
-    doubles_of,
-    verify_meld,
-    verify_turn_end,
-)
+from .transition import apply_step
 
 __all__ = [
     "can_end_turn",
@@ -252,19 +245,19 @@ def out_of_turn_steps(state: GameState) -> Iterator[Step]:
 
 
 def _takes(state: GameState) -> Iterator[Step]:
-    if state.stock or _can_reshuffle(state):
+    if state.stock or can_reshuffle(state):
         yield Draw()
     row = state.row
     for index in range(len(row)):
         step: Step = TakeLastDiscard() if index == len(row) - 1 else Rupere(index)
         try:
-            _verify_row_take(state, index, step)
+            verify_row_take(state, index, step)
         except IllegalStepError:
             continue
         yield step
     if state.atu_face_up:
         try:
-            _verify_atu_take(state, TakeAtu())
+            verify_atu_take(state, TakeAtu())
         except IllegalStepError:
             return
         yield TakeAtu()
@@ -314,11 +307,11 @@ def meld_candidates(state: GameState) -> Iterator[MeldTiles]:
     rules = state.rules
     if seat.turns == 1 and rules.first_turn_no_meld:
         return
-    minimum = min_rack_after_opening(rules) if _min_rack(state, seat, turn) else 1
+    minimum = min_rack_after_opening(rules) if keeps_opening_minimum(state, seat, turn) else 1
     classes = _Classes(state, state.current)
     pool = Counter({t: sum(len(ids) for ids in group) for t, group in classes.by_value.items()})
     seen: set[tuple[int, ...]] = set()
-    for layout in _layouts(pool, rules):
+    for layout in meld_layouts(pool, rules):
         if len(seat.rack) - len(layout) < minimum:
             continue
         if layout[0].rank == layout[-1].rank or layout[0].is_joker or layout[-1].is_joker:
@@ -339,7 +332,7 @@ def _layoffs_and_swaps(state: GameState, classes: _Classes) -> Iterator[Step]:
     rules = state.rules
     if seat.turns == 1 and rules.first_turn_no_meld:
         return
-    opened, _ = _rights(seat, turn)
+    opened, _ = rights(seat, turn)
     if not opened and rules.swap_requires_opened:
         return
     table = state.table

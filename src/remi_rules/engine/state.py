@@ -15,12 +15,14 @@ from typing import Any, TypeVar
 
 import attrs
 
-from .._slots import evolver
+from .._slots import evolver, maker
+from ..context import NO_JOKER_HISTORY, TurnContext
 from ..ruleset import Ruleset, SwappedJokerUse
 from ..rupere import TakeObligation
 from ..table import Table
 from ..tiles import JOKER_IDS
 from .events import EndReason
+from .steps import TakeKind
 
 _T = TypeVar("_T")
 
@@ -33,6 +35,7 @@ __all__ = [
     "TurnState",
     "evolve",
     "tile_census",
+    "turn_context",
 ]
 
 
@@ -80,8 +83,9 @@ class TurnState:
     """The round's turn number, from 1 (the starter's first turn)."""
     rack_at_start: tuple[int, ...]
     opened_before: bool
-    took: str | None = None
-    """The kind of the take step (``"draw"``, ``"take_last_discard"``, ``"rupere"``,
+    took: TakeKind | None = None
+    """The take step's :attr:`~remi_rules.engine.steps.TakeKind` (its value is the
+    step's ``kind``: ``"draw"``, ``"take_last_discard"``, ``"rupere"``,
     ``"take_atu"``), or None before the take."""
     obligation: TakeObligation | None = None
     """For a take from the row or of the atu (RUPE-01, ATU-06)."""
@@ -270,3 +274,58 @@ def tile_census(state: GameState) -> str | None:
         missing = sorted(set(range(106)) - set(seen))
         return f"{len(missing)} tile(s) are nowhere: {missing[:10]}"
     return None
+
+
+_make_context = maker(TurnContext, trusted=True)
+
+
+def context_of_state(state: GameState, closing_turn: bool | None = None) -> TurnContext:
+    """:func:`turn_context` without its argument checks (the engine's hot path)."""
+    seat = state.seats[state.current]
+    turn = state.pending
+    declared = seat.declared_pe_tabla
+    before = seat.opened
+    melds: tuple[int, ...]
+    laid: tuple[int, ...]
+    if turn is None:
+        opened, this_turn, melds, laid = before, False, (), ()
+    else:
+        melds, laid = turn.new_melds, turn.laid_off
+        opened = before or bool(melds)
+        this_turn = opened and not turn.opened_before
+    return _make_context(
+        state.rules,
+        before,
+        max(seat.turns, 1),
+        declared,
+        declared if closing_turn is None else closing_turn,
+        state.row_dead_first,
+        this_turn,
+        opened,
+        melds,
+        laid,
+        state.table.jokers,
+    )
+
+
+def full_rights_context(state: GameState) -> TurnContext:
+    """A context of a player with full rights (opened in an earlier turn, nothing made
+    in this one): whether a tile could be laid off at all (ATU-06's closing plan)."""
+    return _make_context(
+        state.rules, True, 2, False, False, True, False, True, (), (), NO_JOKER_HISTORY
+    )
+
+
+def turn_context(state: GameState, *, closing_turn: bool | None = None) -> TurnContext:
+    """The :class:`~remi_rules.context.TurnContext` of the current player's turn, as
+    the engine passes it to the take, lay-off and swap rules: his seat's facts (opened
+    before this turn, his own turn number, a pe-tablă declaration), what the pending
+    turn has made (new melds, lay-offs: opened in this turn), whether the row still
+    begins with the dead first discard, the jokers' histories.  ``closing_turn``
+    defaults to the declaration (RUPE-07: a declarer's take must close); the atu's
+    take passes True (ATU-06)."""
+    if not isinstance(state, GameState):
+        raise TypeError(f"state must be a GameState, not {type(state).__name__}")
+    if closing_turn is not None and type(closing_turn) is not bool:
+        raise TypeError(f"closing_turn must be a bool or None, not {type(closing_turn).__name__}")
+    return context_of_state(state, closing_turn)

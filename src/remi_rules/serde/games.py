@@ -27,6 +27,7 @@ from ..engine import (
     RoundEnd,
     SeatState,
     Step,
+    TakeKind,
     TurnState,
     tile_census,
 )
@@ -552,7 +553,7 @@ _TURN_STATE: Final = _Obj(
         "number": _TURN,
         "rack_at_start": _ids(),
         "opened_before": _BOOL,
-        "took": _Opt(_Enum(_TAKE_KINDS)),
+        "took": _Opt(_Enum(_TAKE_KINDS, TakeKind)),
         "obligation": _Opt(_OBLIGATION),
         "new_melds": _List(_MELD_INDEX, 106, unique=True),
         "laid_off": _TURN_IDS,
@@ -753,7 +754,7 @@ _PUBLIC_TURN: Final = _Obj(
         "seat": _SEAT,
         "number": _TURN,
         "opened_before": _BOOL,
-        "took": _Opt(_Enum(_TAKE_KINDS)),
+        "took": _Opt(_Enum(_TAKE_KINDS, TakeKind)),
         "taken": _ids(),
         "new_melds": _List(_MELD_INDEX, 106, unique=True),
         "laid_off": _TURN_IDS,
@@ -1157,7 +1158,7 @@ def _check_atu_row_exchanged(state: GameState, p: str) -> None:
     if not state.atu_face_up:
         turn, end = state.pending, state.end
         if not (
-            (turn is not None and turn.took == "take_atu")
+            (turn is not None and turn.took is TakeKind.ATU)
             or (end is not None and end.reason is EndReason.CLOSED)
         ):
             _fail(_S.BAD_PHASE, f"{p}.atu_face_up", why="whoever takes the atu closes at once")

@@ -1,0 +1,133 @@
+"""What the engine's step handlers share (:mod:`remi_rules.engine.transition`): the
+refusals, the seat and rack helpers, the turn's rights, the fresh turn and the end of
+the round."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .. import lipire
+from .._slots import maker
+from ..errors import (
+    IllegalStepError,
+    RemiError,
+    StepErrorCode,
+)
+from ..table import Table
+from .state import (
+    GameState,
+    Phase,
+    RoundEnd,
+    SeatState,
+    TurnState,
+    evolve_state,
+    full_rights_context,
+)
+from .steps import (
+    Step,
+    tile_label,
+)
+
+S = StepErrorCode
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def refuse(code: StepErrorCode, step: Step, **details: object) -> IllegalStepError:
+    return IllegalStepError(code, step=step.kind, **details)
+
+
+def seat_ok(state: GameState, seat: int, step: Step) -> SeatState:
+    if not 0 <= seat < state.players:
+        raise refuse(S.BAD_SEAT, step, seat=seat, players=state.players)
+    return state.seats[seat]
+
+
+def replace_seat(state: GameState, seat: int, new: SeatState) -> tuple[SeatState, ...]:
+    seats = list(state.seats)
+    seats[seat] = new
+    return tuple(seats)
+
+
+def without(rack: tuple[int, ...], ids: Sequence[int]) -> tuple[int, ...]:
+    if len(ids) == 1:  # the common case (a discard, a lay-off): ids are physical, so once
+        try:
+            k = rack.index(ids[0])
+        except ValueError:
+            return rack
+        return rack[:k] + rack[k + 1 :]
+    gone = set(ids)
+    return tuple(i for i in rack if i not in gone)
+
+
+def in_rack(rack: tuple[int, ...], ids: Sequence[int], step: Step, table: Table) -> None:
+    seen: set[int] = set()
+    for i in ids:
+        if i not in rack or i in seen:
+            shown = tile_label(i)
+            raise refuse(S.NOT_IN_RACK, step, tile=shown, id=i)
+        seen.add(i)
+
+
+def wrap(err: RemiError, step: Step) -> IllegalStepError:
+    return IllegalStepError.wrap(err, step.kind)
+
+
+def is_pe_tabla_turn(state: GameState, seat: SeatState, turn: TurnState) -> bool:
+    """The pending turn is (or would be) a pe-tablă closing turn (CLOSE-06)."""
+    return state.rules.pe_tabla_enabled and seat.declared_pe_tabla and not turn.opened_before
+
+
+def keeps_opening_minimum(state: GameState, seat: SeatState, turn: TurnState) -> bool:
+    """``opening_turn`` for :func:`closing.verify_rack_after_actions`."""
+    return not turn.opened_before and not is_pe_tabla_turn(state, seat, turn)
+
+
+def check_in_turn(state: GameState, step: Step) -> tuple[SeatState, TurnState]:
+    """Phase checks shared by melds, lay-offs and swaps."""
+    turn = state.pending
+    assert turn is not None
+    seat = state.seats[state.current]
+    if turn.number == 1 and turn.took is None:
+        raise refuse(S.STARTER_FIRST_TURN, step)
+    if turn.took is None:
+        raise refuse(S.TAKE_FIRST, step)
+    if seat.turns == 1 and state.rules.first_turn_no_meld:
+        raise refuse(S.FIRST_TURN_NO_MELD, step)
+    return seat, turn
+
+
+def layable_ids(state: GameState, rack: Sequence[int], seat: int) -> tuple[int, ...]:
+    """Rack ids that fit some meld on the table now (for ATU-06's closing check)."""
+    out = []
+    table = state.table
+    ctx = full_rights_context(state)
+    for tile_id in rack:
+        tile = table.tile(tile_id)
+        for index, meld in enumerate(table.melds):
+            if lipire.might_fit(tile, meld) and lipire.can_lay_off(
+                table, index, tile_id, seat, ctx
+            ):
+                out.append(tile_id)
+                break
+    return tuple(out)
+
+
+def rights(seat: SeatState, turn: TurnState) -> tuple[bool, bool]:
+    """(opened, opened_this_turn) for the lay-off and swap rules."""
+    opened = seat.opened or bool(turn.new_melds)
+    return opened, opened and not turn.opened_before
+
+
+make_turn = maker(TurnState)
+
+
+def fresh_turn(seat: int, number: int, rack: tuple[int, ...], opened: bool) -> TurnState:
+    """``TurnState(seat, number, rack, opened)``, the rest at its defaults (a turn
+    begins each step pair: the hot path)."""
+    return make_turn(seat, number, rack, opened, None, None, (), (), (), (), 0)
+
+
+def round_over(state: GameState, end: RoundEnd) -> GameState:
+    return evolve_state(state, phase=Phase.OVER, end=end, pending=None, announce_window=None)

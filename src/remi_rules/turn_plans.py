@@ -1,0 +1,119 @@
+"""Turn plans with a taken tile, searched by the solver: can the player open
+(OPEN-06, EX-15) or close (ATU-06, CLOSE-06) in this turn with the tile he takes?
+
+The take rules ask these questions (:func:`remi_rules.rupere.verify_take`,
+:func:`remi_rules.rupere.verify_take_atu`; both functions are also
+:mod:`remi_rules.rupere`'s): the justifying meld of the taken tile comes from
+:func:`remi_rules.rupere.justifying_melds`, the rest of the rack is split exactly by
+the solver (:func:`remi_rules.solver.opening_split`, :func:`~remi_rules.solver.opening_classes`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Iterator, Sequence
+
+from . import _partition as partition
+from ._take_melds import Valuer, distinct, ids_arg, justifying, valuer
+from .context import NO_JOKER_HISTORY
+from .melds import Meld
+from .opening import min_rack_after_opening
+from .ruleset import Ruleset, require_ruleset
+from .solver import opening_classes, opening_split
+from .table import JokerHistory
+from .tiles import Tile
+
+__all__ = ["can_close_with", "can_open_with"]
+
+_NO_HISTORY = NO_JOKER_HISTORY
+
+
+def _completions(
+    picked: int, rack: tuple[int, ...], also: tuple[int, ...], rules: Ruleset, value: Valuer
+) -> Iterator[tuple[Meld, list[int]]]:
+    """Each distinct justifying meld with what would be left besides it, as the
+    solver's counts (the solver then searches the rest exactly)."""
+    held = Counter(value(i) for i in (picked, *rack, *also))
+    seen: set[tuple[Tile, ...]] = set()
+    for ids, meld in justifying(picked, rack, rules, also, (), value):
+        if meld.tiles in seen:
+            continue
+        seen.add(meld.tiles)
+        rest = held - Counter(value(i) for i in ids)
+        yield meld, partition.counts_of(rest.elements())
+
+
+def can_open_with(
+    taken_tile_id: int,
+    rack_before_take: Sequence[int],
+    rules: Ruleset,
+    *,
+    also_taken: Sequence[int] = (),
+    jokers: Sequence[JokerHistory] = _NO_HISTORY,
+) -> bool:
+    """OPEN-06, EX-15: can an unopened player who takes ``taken_tile_id`` make his first
+    etalare this turn with it?  The taken tile must be in a justifying meld
+    (:func:`justifying_melds`), the new melds together must pass
+    :func:`~remi_rules.check_opening`, and :func:`~remi_rules.opening.min_rack_after_opening`
+    tiles must stay on the rack (OPEN-08).  The other melds are searched exactly by the
+    solver (:func:`remi_rules.best_opening` with the justifying meld ``melded``)."""
+    require_ruleset(rules)
+    (picked,) = ids_arg((taken_tile_id,), "taken_tile_id")
+    rack = ids_arg(rack_before_take, "rack_before_take")
+    also = ids_arg(also_taken, "also_taken")
+    distinct((picked,), rack, also)
+    keep = min_rack_after_opening(rules)
+    for meld, rest in _completions(picked, rack, also, rules, valuer(jokers)):
+        if sum(rest) >= keep and opening_split(rest, rules, min_leftover=keep, melded=[meld]):
+            return True
+    return False
+
+
+def can_close_with(
+    taken_tile_id: int,
+    rack_before_take: Sequence[int],
+    rules: Ruleset,
+    *,
+    also_taken: Sequence[int] = (),
+    layable: Collection[int] = (),
+    opening: bool = False,
+    jokers: Sequence[JokerHistory] = _NO_HISTORY,
+) -> bool:
+    """ATU-06, CLOSE-06: can the player take ``taken_tile_id`` and close this turn?  The
+    taken tile goes into a justifying meld, the other tiles into new melds or, for the
+    tiles of ``layable`` (rack ids the caller knows fit melds on the table; each such
+    value may be laid off as often as it is held), lay-offs; exactly one tile must be
+    left to close with (discarded or kept, CLOSE-04).  With ``opening`` (a pe-tablă
+    closing under ``pe_tabla_opening_rules_apply``) the new melds must also pass
+    :func:`~remi_rules.check_opening`.  The split is searched exactly by the solver.
+    EX-32, EX-33, EX-42."""
+    require_ruleset(rules)
+    (picked,) = ids_arg((taken_tile_id,), "taken_tile_id")
+    rack = ids_arg(rack_before_take, "rack_before_take")
+    also = ids_arg(also_taken, "also_taken")
+    distinct((picked,), rack, also)
+    value = valuer(jokers)
+    fits = {
+        partition.field_of(value(i))
+        for i in ids_arg(tuple(layable), "layable")
+        if i in rack or i in also
+    }
+    extra = (lambda f: 1 if f in fits else 0) if fits else None
+    for meld, rest in _completions(picked, rack, also, rules, value):
+        tiles = sum(rest)
+        if tiles < 1:
+            continue
+        shapes = opening_classes(rules, [meld]) if opening else (partition.Constraints(),)
+        for shape in shapes:
+            # Most tiles placed (melded or laid off) with one kept back: a close when
+            # only that one is left.  Lay-offs never count toward an opening's points.
+            found = partition.solve(
+                rest,
+                rules,
+                tiles_objective=True,
+                constraints=shape._replace(min_leftover=1),
+                extra=extra,
+            )
+            if found is not None and found[0] == tiles - 1:
+                return True
+    return False
