@@ -53,6 +53,7 @@ from hypothesis.stateful import (
 
 from remi_rules import serde, variants
 from remi_rules.engine import (
+    MAX_UNDOS_PER_TURN,
     AnnounceAtu,
     Close,
     DemandRedeal,
@@ -73,6 +74,7 @@ from remi_rules.engine import (
     Undo,
     tile_census,
 )
+from remi_rules.engine.legal import can_end_turn
 from remi_rules.engine.transition import NoChance, apply_step
 from remi_rules.errors import IllegalStepError
 from remi_rules.ruleset import ClosingTileMode
@@ -361,13 +363,26 @@ class EngineMachine(RuleBasedStateMachine):
             self._apply(step)
 
     @rule()
+    def _past_the_cap(self) -> bool:
+        """The pending turn has made MAX_UNDOS_PER_TURN undos (counted in the record)."""
+        undos = 0
+        for done in reversed(self.game.record().steps):
+            if isinstance(done, Undo):
+                undos += 1
+            elif isinstance(done, Discard | Close | DemandRedeal):
+                break
+        return undos >= MAX_UNDOS_PER_TURN
+
     def undo(self) -> None:
-        """Undo when the engine allows it; otherwise Undo is refused."""
+        """Undo when the engine allows it; otherwise Undo is refused.  Past the cap an
+        undo is allowed only while the turn cannot end (docs/engine.md)."""
+        past = self._past_the_cap()
         if self.game.can(Undo()):
             assert self.undo_stack, "the engine undoes a step the model cannot"
+            assert not (past and can_end_turn(self.game.state)), "an undo past the cap"
             self._apply(Undo())
         else:
-            assert self.game.over or not self.undo_stack, "the engine refuses an undo"
+            assert self.game.over or past or not self.undo_stack, "the engine refuses an undo"
             assert self._refused(Undo())
 
     @rule()
