@@ -450,7 +450,7 @@ class Game:
         from the row or of the atu while a draw is legal, and a table step after which
         no discard or close is legal, unless the turn could not end before it either and
         has nothing left to undo (a take past the cap when the stock was out)."""
-        if self._undos_left() or not isinstance(step, _UNDOABLE):
+        if self._undos_left() or not step.undoable:
             return None
         state = self._state
         refusal = IllegalStepError(
