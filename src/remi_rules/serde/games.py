@@ -28,9 +28,9 @@ from ..engine import (
     SeatState,
     Step,
     TurnState,
-    tile_census,
 )
 from ..engine.game import _random_of
+from ..engine.problems import first_problem
 from ..errors import (
     InvalidMeldError,
     InvalidRulesetError,
@@ -42,7 +42,6 @@ from ..melds import analyze_meld
 from ..ruleset import (
     ClosingAtuTwinEffect,
     ClosingEffect,
-    ClosingTileMode,
     Ruleset,
     SwappedJokerMode,
     SwapReplacementCredit,
@@ -51,7 +50,8 @@ from ..ruleset import (
 from ..rupere import TakeObligation, TakeSource
 from ..table import JokerHistory, Table, TableMeld, tile_value_of
 from ..tiles import JOKER_IDS, Tile
-from .rulesets import FORMAT_VERSION, ruleset_from_dict, ruleset_to_dict
+from .migrations import current_version, migrate
+from .rulesets import ruleset_from_dict, ruleset_to_dict
 
 __all__ = [
     "MAX_DEPTH",
@@ -713,7 +713,7 @@ _RECORD_DOC: Final = _Obj(
     "record",
     {
         "kind": _Const("record"),
-        "format_version": _Const(FORMAT_VERSION),
+        "format_version": _Const(current_version("record")),
         "fingerprint": _FINGERPRINT,
         "rules": _RULES,
         **_RECORD_BODY,
@@ -723,7 +723,7 @@ _GAME_DOC: Final = _Obj(
     "game",
     {
         "kind": _Const("game"),
-        "format_version": _Const(FORMAT_VERSION),
+        "format_version": _Const(current_version("game")),
         "fingerprint": _FINGERPRINT,
         "rules": _RULES,
         "names": _List(_Str(), 4, min_items=2),
@@ -941,260 +941,6 @@ def _table(raw: dict[str, Any], path: str, rules: Ruleset) -> Table:
     return Table(melds=tuple(melds), jokers=jokers)
 
 
-def _census(state: GameState, path: str) -> None:
-    """Each of the 106 ids exactly once: racks, stock, row, melds, the face-up atu."""
-    where: dict[int, str] = {}
-    places: list[tuple[str, tuple[int, ...]]] = [
-        (f"{path}.seats[{s}].rack", seat.rack) for s, seat in enumerate(state.seats)
-    ]
-    places += [(f"{path}.stock", state.stock), (f"{path}.row", state.row)]
-    places += [(f"{path}.table.melds[{m}].ids", m_.ids) for m, m_ in enumerate(state.table.melds)]
-    for place, ids in places:
-        for k, tile_id in enumerate(ids):
-            here = f"{place}[{k}]"
-            if tile_id in where:
-                _fail(_S.TILE_COUNT, here, why=f"tile {tile_id} is also at {where[tile_id]}")
-            where[tile_id] = here
-    if state.atu_face_up:
-        if state.atu in where:
-            _fail(
-                _S.TILE_COUNT,
-                f"{path}.atu",
-                why=f"the face-up atu {state.atu} is also at {where[state.atu]}",
-            )
-        where[state.atu] = f"{path}.atu"
-    if len(where) != 106:
-        missing = sorted(set(range(106)) - set(where))
-        _fail(_S.TILE_COUNT, path, why=f"{len(missing)} tile(s) are nowhere: {missing[:10]}")
-    problem = tile_census(state)
-    if problem is not None:  # the engine's own census agrees, or says why not
-        _fail(_S.TILE_COUNT, path, why=problem)
-
-
-def _turns_begun(state: GameState, seat: int) -> int:
-    """Own turns begun by ``seat`` by the round's turn ``state.turn``."""
-    first = (seat - state.starter) % state.players + 1
-    return 0 if first > state.turn else (state.turn - first) // state.players + 1
-
-
-def _check_state(state: GameState, path: str) -> None:
-    """What a state read from outside must satisfy beyond its types: the census and a
-    phase the engine can be in."""
-    p = path
-    rules, n = state.rules, state.players
-    if len(state.seats) != n:
-        _fail(_S.BAD_VALUE, f"{p}.seats", why=f"{len(state.seats)} seats for {n} players")
-    if state.dealer != (state.starter - 1) % n:
-        _fail(_S.BAD_VALUE, f"{p}.dealer", why="the dealer sits just before the starter")
-    _census(state, p)
-    over, turn, end = state.phase is Phase.OVER, state.pending, state.end
-    # -- the phase
-    if over != (end is not None):
-        where = f"{p}.end" if over else f"{p}.phase"
-        _fail(_S.BAD_PHASE, where, why="the phase is over exactly when the round has an end")
-    if state.current != (state.starter + state.turn - 1) % n:
-        _fail(_S.BAD_PHASE, f"{p}.current", why=f"turn {state.turn} is not this seat's")
-    if rules.max_turns_per_round is not None and state.turn > rules.max_turns_per_round:
-        _fail(_S.OUT_OF_RANGE, f"{p}.turn", value=state.turn, lo=1, hi=rules.max_turns_per_round)
-    if state.preplay != (state.turn == 1 and not over):
-        _fail(_S.BAD_PHASE, f"{p}.preplay", why="pre-play lasts until the starter's discard")
-    if state.turn == 1:
-        # A round may end in turn 1 (a turn cap of 1, a close with a one-tile hand):
-        # the starter's discard or closing tile is then in the row.
-        taken = [s for s, seat in enumerate(state.seats) if seat.has_taken]
-        early: str | None = (
-            f"{p}.row"
-            if len(state.row) > (1 if over else 0)
-            else f"{p}.table.melds"
-            if state.table.melds
-            else f"{p}.seats[{taken[0]}].has_taken"
-            if taken
-            else f"{p}.announce_window"
-            if state.announce_window is not None
-            else None
-        )
-        if early is not None:
-            _fail(_S.BAD_PHASE, early, why="nothing is played before the starter's first discard")
-    for s, seat in enumerate(state.seats):
-        want = _turns_begun(state, s)
-        if seat.turns != want:
-            _fail(_S.BAD_VALUE, f"{p}.seats[{s}].turns", why=f"by turn {state.turn} it is {want}")
-    if over:
-        for key in ("pending", "announce_window"):
-            if getattr(state, key) is not None:
-                _fail(_S.BAD_PHASE, f"{p}.{key}", why="the round is over")
-    else:
-        if turn is None:
-            _fail(_S.BAD_PHASE, f"{p}.pending", why="a round in play has a pending turn")
-        _check_turn(state, turn, f"{p}.pending")
-    _check_window(state, p)
-    _check_atu_row_exchanged(state, p)
-    if end is not None:
-        _check_end(state, end, f"{p}.end")
-    # -- who has opened
-    owners = {m.owner for m in state.table.melds}
-    for s, seat in enumerate(state.seats):
-        if seat.opened and s not in owners:
-            _fail(_S.BAD_VALUE, f"{p}.seats[{s}].opened", why="the seat has no meld on the table")
-    new = turn.new_melds if turn is not None else ()
-    for m, meld in enumerate(state.table.melds):
-        if not state.seats[meld.owner].opened and m not in new:
-            _fail(
-                _S.BAD_VALUE,
-                f"{p}.table.melds[{m}].owner",
-                why=f"seat {meld.owner} has not opened",
-            )
-
-
-def _check_turn(state: GameState, turn: TurnState, path: str) -> None:
-    if turn.seat != state.current:
-        _fail(_S.BAD_PHASE, f"{path}.seat", why="the pending turn is the current seat's")
-    if turn.number != state.turn:
-        _fail(_S.BAD_PHASE, f"{path}.number", why="the pending turn is the round's turn")
-    took = turn.took
-    if state.turn == 1:
-        if took is not None:
-            _fail(_S.BAD_PHASE, f"{path}.took", why="the starter's first turn has no take")
-        if state.phase is not Phase.ACTION:
-            _fail(_S.BAD_PHASE, f"{_state_path(path)}.phase", why="turn 1 is a discard only")
-    elif (state.phase is Phase.TAKE) != (took is None):
-        _fail(
-            _S.BAD_PHASE,
-            f"{_state_path(path)}.phase",
-            why="the phase is take exactly while the turn has no take",
-        )
-    seat = state.seats[state.current]
-    if took is None and turn.rack_at_start != seat.rack:
-        _fail(_S.BAD_VALUE, f"{path}.rack_at_start", why="the turn has not changed the rack yet")
-    if turn.opened_before != seat.opened:
-        _fail(_S.BAD_VALUE, f"{path}.opened_before", why="a seat opens only at its turn's end")
-    ob = turn.obligation
-    source = _SOURCE_OF_TAKE.get(took) if took is not None else None
-    if (ob.source if ob is not None else None) != source:
-        _fail(_S.BAD_VALUE, f"{path}.obligation", why=f"a {took or 'missing'} take gives none")
-    if ob is not None:
-        if ob.rack_before_take != turn.rack_at_start:
-            _fail(
-                _S.BAD_VALUE,
-                f"{path}.obligation.rack_before_take",
-                why="the take is the turn's first step",
-            )
-        if (ob.source is TakeSource.OLDER) != bool(ob.also_taken):
-            _fail(
-                _S.BAD_VALUE,
-                f"{path}.obligation.also_taken",
-                why="only a rupere takes later discards too",
-            )
-        if ob.source is TakeSource.ATU and ob.picked != state.atu:
-            _fail(_S.BAD_VALUE, f"{path}.obligation.picked", why="the atu was taken")
-    melds = len(state.table.melds)
-    k = len(turn.new_melds)
-    if turn.new_melds != tuple(range(melds - k, melds)):
-        _fail(_S.BAD_VALUE, f"{path}.new_melds", why="the turn's melds are the table's last")
-    if any(state.table.melds[m].owner != turn.seat for m in turn.new_melds):
-        _fail(_S.BAD_VALUE, f"{path}.new_melds", why="the turn's melds are its seat's")
-    placed = set(turn.placed)
-    for i, tile_id in enumerate(turn.laid_off):
-        if tile_id not in placed:
-            _fail(_S.BAD_VALUE, f"{path}.laid_off[{i}]", why="a tile laid off was placed")
-    # A tile is put on the table once in a turn, except a joker swapped back into the
-    # rack in this turn, which may be put there again (once per swap).
-    for key in ("laid_off", "placed", "swapped_jokers"):
-        seen: dict[int, int] = {}
-        for i, tile_id in enumerate(getattr(turn, key)):
-            seen[tile_id] = seen.get(tile_id, 0) + 1
-            if seen[tile_id] == 1:
-                continue
-            if key == "swapped_jokers":
-                most = state.table.joker(tile_id).swaps
-            else:
-                most = 1 + turn.swapped_jokers.count(tile_id) if tile_id in JOKER_IDS else 1
-            if seen[tile_id] > most:
-                _fail(
-                    _S.BAD_VALUE,
-                    f"{path}.{key}[{i}]",
-                    why=f"{tile_id} is there {seen[tile_id]} times; at most {most}",
-                )
-    for m in turn.new_melds:
-        if not placed.issuperset(state.table.melds[m].ids):
-            _fail(_S.BAD_VALUE, f"{path}.placed", why=f"meld {m}'s tiles were placed this turn")
-    for i, joker in enumerate(turn.swapped_jokers):
-        if not state.table.joker(joker).swaps:
-            _fail(_S.BAD_VALUE, f"{path}.swapped_jokers[{i}]", why="that joker was never swapped")
-    # The counter also counts the steps taken back since (Game.undo keeps counting).
-    moves = (took is not None) + k + len(turn.laid_off) + len(turn.swapped_jokers)
-    if turn.steps < moves:
-        _fail(_S.BAD_VALUE, f"{path}.steps", why=f"the turn has made {moves} step(s)")
-    if took is None and (k or turn.laid_off or turn.swapped_jokers):
-        _fail(_S.BAD_PHASE, f"{path}.took", why="a turn takes before it plays")
-
-
-def _state_path(turn_path: str) -> str:
-    return turn_path.rsplit(".", 1)[0]
-
-
-def _check_window(state: GameState, p: str) -> None:
-    window = state.announce_window
-    if window is None:
-        return
-    turn = state.pending
-    if window != (state.current - 1) % state.players:
-        _fail(_S.BAD_PHASE, f"{p}.announce_window", why="only the last turn's seat may announce")
-    if turn is None or turn.steps or turn.took is not None:
-        _fail(_S.BAD_PHASE, f"{p}.announce_window", why="the next turn's first step closes it")
-    seat = state.seats[window]
-    if seat.announced_few or len(seat.rack) > state.rules.announce_threshold:
-        _fail(_S.BAD_VALUE, f"{p}.announce_window", why="that seat has nothing to announce")
-
-
-def _check_atu_row_exchanged(state: GameState, p: str) -> None:
-    rules = state.rules
-    if state.atu in JOKER_IDS and not rules.atu_may_be_joker:
-        _fail(_S.BAD_VALUE, f"{p}.atu", why="a joker turned up is put back (DEAL-03)")
-    if not state.atu_face_up:
-        turn, end = state.pending, state.end
-        if not (
-            (turn is not None and turn.took == "take_atu")
-            or (end is not None and end.reason is EndReason.CLOSED)
-        ):
-            _fail(_S.BAD_PHASE, f"{p}.atu_face_up", why="whoever takes the atu closes at once")
-    if state.row_dead_first and not (rules.first_discard_dead and state.row):
-        _fail(_S.BAD_VALUE, f"{p}.row_dead_first", why="there is no dead first discard")
-    if state.exchanged and not rules.doubles_exchange:
-        _fail(_S.BAD_VALUE, f"{p}.exchanged", why="these rules have no doubles exchange")
-    if len(state.exchanged) % 2:
-        _fail(_S.BAD_VALUE, f"{p}.exchanged", why="doubles are exchanged in pairs")
-
-
-def _check_end(state: GameState, end: RoundEnd, path: str) -> None:
-    rules = state.rules
-    if end.reason is EndReason.CLOSED:
-        if end.closer != state.current:
-            _fail(_S.BAD_VALUE, f"{path}.closer", why="the round closes in the closer's turn")
-        if end.closing_tile is None:
-            _fail(_S.BAD_VALUE, f"{path}.closing_tile", why="a close has a closing tile")
-        rack = state.seats[end.closer].rack
-        if rules.closing_tile_mode is ClosingTileMode.KEEP:
-            if rack != (end.closing_tile,):
-                _fail(_S.BAD_VALUE, f"{path}.closing_tile", why="the closer keeps it, alone")
-        elif rack or not state.row or state.row[-1] != end.closing_tile:
-            _fail(_S.BAD_VALUE, f"{path}.closing_tile", why="it is the last discard")
-        if end.pe_tabla and not (
-            rules.pe_tabla_enabled and state.seats[end.closer].declared_pe_tabla
-        ):
-            _fail(_S.BAD_VALUE, f"{path}.pe_tabla", why="the closer did not declare pe tablă")
-        return
-    for key in ("closer", "closing_tile"):
-        if getattr(end, key) is not None:
-            _fail(_S.BAD_VALUE, f"{path}.{key}", why=f"the round ended by {end.reason.value}")
-    if end.pe_tabla:
-        _fail(_S.BAD_VALUE, f"{path}.pe_tabla", why=f"the round ended by {end.reason.value}")
-    if end.reason is EndReason.STOCK_EXHAUSTED and state.stock:
-        _fail(_S.BAD_VALUE, f"{path}.reason", why="the stock is not empty")
-    if end.reason is EndReason.MAX_TURNS and state.turn != rules.max_turns_per_round:
-        _fail(_S.BAD_VALUE, f"{path}.reason", why="the turn cap was not reached")
-
-
 # -- reading: bounds, JSON text, the record's replay ----------------------------------------
 
 
@@ -1341,10 +1087,11 @@ def _header(data: object, doc: _Obj, kind: str) -> tuple[dict[str, Any], _Ctx]:
     that a newer file says so, whatever it holds), the bounds (:func:`_scan`: depth,
     integers, strings, size), an object, the kind, the keys, the rules and their
     fingerprint."""
+    current = current_version(kind)
     if isinstance(data, dict) and "format_version" in data:
         version = data["format_version"]
-        if isinstance(version, _HugeInt) or (type(version) is int and version != FORMAT_VERSION):
-            _fail(_S.FORMAT_VERSION, "format_version", got=_show(version), expected=FORMAT_VERSION)
+        if isinstance(version, _HugeInt) or (type(version) is int and not 1 <= version <= current):
+            _fail(_S.FORMAT_VERSION, "format_version", got=_show(version), expected=current)
     _scan(data, MAX_DOCUMENT_BYTES)
     if not isinstance(data, dict):
         _wrong_type("$", "object", data)
@@ -1353,6 +1100,8 @@ def _header(data: object, doc: _Obj, kind: str) -> tuple[dict[str, Any], _Ctx]:
     version = data["format_version"]
     if type(version) is not int:
         _wrong_type("format_version", "integer", version)
+    if version != current:  # an older document: brought to this version first
+        data = migrate(data, kind)
     if "kind" not in data:
         _fail(_S.MISSING_KEY, "kind", key="kind")
     _Const(kind).read(data["kind"], "kind", _Ctx())
@@ -1460,7 +1209,7 @@ def dump_game(game: Game) -> dict[str, Any]:
     rules = game.state.rules
     return {
         "kind": "game",
-        "format_version": FORMAT_VERSION,
+        "format_version": current_version("game"),
         "fingerprint": rules.fingerprint(),
         "rules": ruleset_to_dict(rules),
         "names": list(game.names),
@@ -1498,7 +1247,9 @@ def load_game(
         _fail(_S.BAD_VALUE, "names", why=f"{len(names)} names for {ctx.players} players")
     fields["table"] = _table(fields["table"], "state.table", ctx.ruleset)
     state = GameState(rules=ctx.ruleset, **fields)
-    _check_state(state, "state")
+    problem = first_problem(state, "state")
+    if problem is not None:
+        raise problem.error()
     raw_record = _GAME_DOC.fields["record"]
     assert isinstance(raw_record, _Obj)
     body = raw_record.keys_of(doc["record"], "record")
@@ -1521,7 +1272,7 @@ def dump_record(record: GameRecord | Game) -> dict[str, Any]:
         raise TypeError(f"expected a GameRecord or a Game, not {type(record).__name__}")
     return {
         "kind": "record",
-        "format_version": FORMAT_VERSION,
+        "format_version": current_version("record"),
         "fingerprint": record.rules.fingerprint(),
         "rules": ruleset_to_dict(record.rules),
         **{key: spec.dump(getattr(record, key)) for key, spec in _RECORD_BODY.items()},
@@ -1546,7 +1297,7 @@ def dump_view(view: PlayerView) -> dict[str, Any]:
         raise TypeError(f"expected a PlayerView, not {type(view).__name__}")
     return {
         "kind": "view",
-        "format_version": FORMAT_VERSION,
+        "format_version": current_version("view"),
         "fingerprint": view.rules.fingerprint(),
         "rules": ruleset_to_dict(view.rules),
         **_VIEW.dump(view),
@@ -1606,7 +1357,7 @@ def game_schema() -> dict[str, Any]:
         _GAME_DOC,
         "remi_rules saved game",
         "A round of Remi etalat as remi_rules.serde.dump_game writes it (format_version "
-        f"{FORMAT_VERSION}). The schema gives the shape, types and ranges; the loader "
+        f"{current_version('game')}). The schema gives the shape, types and ranges; the loader "
         "also checks that the 106 tiles are each in one place, that the phase is possible "
         "and that the record replays to exactly this state (docs/saving.md).",
     )
@@ -1619,7 +1370,7 @@ def record_schema() -> dict[str, Any]:
         _RECORD_DOC,
         "remi_rules game record",
         "The record of a round as remi_rules.serde.dump_record writes it (format_version "
-        f"{FORMAT_VERSION}): rules, deal, steps and chance outcomes. The loader also "
+        f"{current_version('record')}): rules, deal, steps and chance outcomes. The loader also "
         "replays it (docs/saving.md).",
     )
 

@@ -21,7 +21,8 @@ from .games import (
     dump_game,
     load_game,
 )
-from .rulesets import FORMAT_VERSION, ruleset_to_dict
+from .migrations import current_version, migrate
+from .rulesets import ruleset_to_dict
 
 __all__ = ["dump_match", "load_match", "loads_match"]
 
@@ -41,7 +42,7 @@ def dump_match(match: Match) -> dict[str, Any]:
     cfg = match.config
     return {
         "kind": "match",
-        "format_version": FORMAT_VERSION,
+        "format_version": current_version("match"),
         "fingerprint": match.rules.fingerprint(),
         "rules": ruleset_to_dict(match.rules),
         "players": match.players,
@@ -105,19 +106,20 @@ def load_match(data: Mapping[str, Any], *, seed: int | str | None = None) -> Mat
     :class:`~remi_rules.errors.InvalidStateError` naming the path."""
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
         raise TypeError(f"seed must be an int, a str or None, not {type(seed).__name__}")
+    current = current_version("match")
     version = data.get("format_version") if isinstance(data, dict) else None
-    if type(version) is int and version != FORMAT_VERSION:  # a newer file says so first
-        raise _fail(
-            _S.FORMAT_VERSION, "format_version", got=_show(version), expected=FORMAT_VERSION
-        )
+    if type(version) is int and not 1 <= version <= current:  # a newer file says so first
+        raise _fail(_S.FORMAT_VERSION, "format_version", got=_show(version), expected=current)
     _scan(data, MAX_DOCUMENT_BYTES)
     doc = _keys(data, _KEYS, "")
     if doc["kind"] != "match":
         raise _fail(_S.BAD_VALUE, "kind", why="not a saved match")
-    if doc["format_version"] != FORMAT_VERSION or type(doc["format_version"]) is not int:
+    if type(doc["format_version"]) is not int or not 1 <= doc["format_version"] <= current:
         raise _fail(
-            _S.FORMAT_VERSION, "format_version", got=_show(doc["format_version"]), expected=1
+            _S.FORMAT_VERSION, "format_version", got=_show(doc["format_version"]), expected=current
         )
+    if doc["format_version"] != current:  # an older match: brought to this version first
+        doc = migrate(doc, "match")
     rules: Ruleset = _RULES.read(doc["rules"], "rules", _Ctx())
     if doc["fingerprint"] != rules.fingerprint():
         raise _fail(
