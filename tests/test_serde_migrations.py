@@ -15,7 +15,7 @@ import pytest
 
 from remi_rules import serde
 from remi_rules.errors import InvalidStateError, StateErrorCode
-from remi_rules.serde import migrations
+from remi_rules.serde import _migrations as migrations
 
 S = StateErrorCode
 DATA = Path(__file__).resolve().parent / "data"

@@ -43,6 +43,8 @@ class StateProblem:
     def error(self, prefix: str = "") -> InvalidStateError:
         """The :class:`~remi_rules.errors.InvalidStateError` of this problem, its path
         under ``prefix`` (``"state"`` in a saved game)."""
+        if not isinstance(prefix, str):
+            raise TypeError(f"prefix must be a str, not {type(prefix).__name__}")
         path = self.path
         if prefix:
             path = prefix if path == "$" else f"{prefix}.{path}"
@@ -378,5 +380,7 @@ def state_problems(state: GameState) -> list[StateProblem]:
 def first_problem(state: GameState, prefix: str) -> StateProblem | None:
     """The first of :func:`state_problems`, its paths under ``prefix + "."`` (for the
     loader, without running the other checks)."""
+    if not isinstance(state, GameState) or not isinstance(prefix, str):
+        raise TypeError("expected a GameState and a str")
     found = _problems(state, f"{prefix}." if prefix else "", first=True)
     return found[0] if found else None

@@ -11,17 +11,11 @@ import attrs
 from ..engine import Automation, Game, Match, MatchConfig
 from ..errors import InvalidStateError, StateErrorCode
 from ..ruleset import Ruleset
-from .games import (
-    _RULES,
-    MAX_DOCUMENT_BYTES,
-    _Ctx,
-    _parse,
-    _scan,
-    _show,
-    dump_game,
-    load_game,
-)
-from .migrations import current_version, migrate
+from ._bounds import _scan, _show
+from ._forms import _RULES, MAX_DOCUMENT_BYTES
+from ._migrations import current_version, migrate
+from ._spec import _Ctx
+from .games import _parse, dump_game, load_game
 from .rulesets import ruleset_to_dict
 
 __all__ = ["dump_match", "load_match", "loads_match"]
