@@ -45,7 +45,6 @@ PRESETS = variants.names()
 
 # -- a simple random policy -------------------------------------------------------------------
 
-_UNDOABLE = frozenset({"take_last_discard", "rupere", "take_atu", "meld", "lay_off", "swap_joker"})
 _OUT_OF_TURN = {
     "announce_few_tiles": 0.4,
     "announce_atu": 0.3,
@@ -104,7 +103,7 @@ def play_randomly(
             else:  # a dead end: take back the last step and never make it again this turn
                 step = Undo()
                 tabu.add(stack.pop())
-        if step.kind in _UNDOABLE:
+        if step.undoable:
             stack.append(step)
         elif step.in_turn and not isinstance(step, Undo):
             stack = []

@@ -42,6 +42,7 @@ from remi_rules.engine import (
     Step,
     SwapJoker,
     TakeAtu,
+    TakeKind,
     TakeLastDiscard,
     Undo,
 )
@@ -51,9 +52,6 @@ from remi_rules.lipire import End
 from remi_rules.tiles import JOKER_IDS, Tile
 
 PRESETS = ("clasic", "online", "rummy45")
-TAKE_STEPS = (Draw, TakeLastDiscard, Rupere, TakeAtu)
-ROW_TAKES = (TakeLastDiscard, Rupere, TakeAtu)
-TABLE_STEPS = (MeldTiles, LayOff, SwapJoker)
 
 
 # -- the policy ---------------------------------------------------------------------------------
@@ -154,7 +152,11 @@ class VariedPolicy:
     def _take(self, state: GameState, mem: _TurnMemory, steps: list[Step]) -> Step:
         rng = self.rng
         if mem.failures == 0 or (mem.failures == 1 and rng.random() < 0.3):
-            rows = [s for s in steps if isinstance(s, ROW_TAKES) and s not in mem.failed_takes]
+            rows = [
+                s
+                for s in steps
+                if s.take not in (None, TakeKind.DRAW) and s not in mem.failed_takes
+            ]
             if rows and rng.random() < self.row_rate:
                 last = [s for s in rows if isinstance(s, TakeLastDiscard | TakeAtu)]
                 step = rng.choice(last) if last and rng.random() < 0.6 else rng.choice(rows)
@@ -408,9 +410,9 @@ def state_kinds(state: GameState) -> set[str]:
     if state.preplay:
         out.add("preplay")
     if turn is not None:
-        if turn.took in ("take_last_discard", "rupere", "take_atu"):
-            out.add("pending_row_take" if turn.took != "take_atu" else "pending_atu_take")
-            if turn.took == "rupere":
+        if turn.took not in (None, TakeKind.DRAW):
+            out.add("pending_row_take" if turn.took is not TakeKind.ATU else "pending_atu_take")
+            if turn.took is TakeKind.RUPERE:
                 out.add("pending_rupere")
         if turn.new_melds and not turn.opened_before:
             out.add("opening_in_progress")

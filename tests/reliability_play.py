@@ -23,22 +23,14 @@ from remi_rules.engine import (
     Discard,
     Draw,
     Game,
-    LayOff,
-    MeldTiles,
-    Rupere,
     Step,
     SwapJoker,
-    TakeAtu,
-    TakeLastDiscard,
     Undo,
 )
 from remi_rules.errors import IllegalStepError, InvalidRulesetError, InvalidStateError
 from remi_rules.ruleset import Ruleset, knobs
 
 PRESETS = ("clasic", "online", "rummy45")
-_TAKES = (Draw, TakeLastDiscard, Rupere, TakeAtu)
-_TABLE = (MeldTiles, LayOff, SwapJoker)
-_UNDOABLE = (TakeLastDiscard, Rupere, TakeAtu, MeldTiles, LayOff, SwapJoker)
 
 
 def random_round(
@@ -66,8 +58,8 @@ def random_round(
         out = [s for s in legal if not s.in_turn]
         mine = [s for s in legal if s.in_turn and s not in tabu]
         undo = [s for s in mine if isinstance(s, Undo)]
-        takes = [s for s in mine if isinstance(s, _TAKES)]
-        table = [s for s in mine if isinstance(s, _TABLE)]
+        takes = [s for s in mine if s.take is not None]
+        table = [s for s in mine if s.undoable and s.take is None]
         ends = [s for s in mine if isinstance(s, Discard | Close)]
         step: Step
         if out and (rng.random() < 0.1 or not (mine or undo)):
@@ -93,7 +85,7 @@ def random_round(
             undos += 1
             if stack:
                 stack.pop()
-        elif isinstance(step, _UNDOABLE):
+        elif step.undoable:
             stack.append(step)
             actions += 1
         elif step.in_turn:

@@ -77,7 +77,6 @@ from remi_rules.engine.transition import NoChance, apply_step
 from remi_rules.errors import IllegalStepError
 from remi_rules.ruleset import ClosingTileMode
 
-UNDOABLE = (TakeLastDiscard, Rupere, TakeAtu, MeldTiles, LayOff, SwapJoker)
 REPLAY_EVERY = int(os.environ.get("REMI_REPLAY_EVERY", "50"))
 """Check ``Game.replay(game.record())`` after every this many steps, after a step
 with a chance outcome (a redeal, an online reshuffle), at the end of a round and at
@@ -313,7 +312,7 @@ class EngineMachine(RuleBasedStateMachine):
             assert after == expected, "undo did not restore the state before the step"
             sizes = tuple(len(s.rack) for s in expected.seats)
             self.policy.note_undo(game)
-        elif isinstance(step, UNDOABLE):
+        elif step.undoable:
             self.undo_stack.append(len(self.history))
         elif step.in_turn:
             self.undo_stack.clear()

@@ -39,6 +39,7 @@ from .steps import (
     Step,
     SwapJoker,
     TakeAtu,
+    TakeKind,
     TakeLastDiscard,
     Undo,
 )
@@ -80,6 +81,7 @@ __all__ = [
     "Step",
     "SwapJoker",
     "TakeAtu",
+    "TakeKind",
     "TakeLastDiscard",
     "TurnState",
     "Undo",

@@ -39,13 +39,7 @@ from .steps import (
     DemandRedeal,
     Discard,
     Draw,
-    LayOff,
-    MeldTiles,
-    Rupere,
     Step,
-    SwapJoker,
-    TakeAtu,
-    TakeLastDiscard,
     Undo,
 )
 from .transition import Chance, NoChance, RandomChance, ScriptedChance, apply_step
@@ -63,7 +57,6 @@ what a person at the table does (taking back each tile of a full rack one by one
 about 15 undos), and bounds a turn, and so a record's replay, to a few hundred steps
 per turn."""
 
-_UNDOABLE = (TakeLastDiscard, Rupere, TakeAtu, MeldTiles, LayOff, SwapJoker)
 _OVER = Phase.OVER
 
 
@@ -483,7 +476,7 @@ class Game:
             raise
         self._state = new
         self._steps.append(step)
-        if isinstance(step, _UNDOABLE):
+        if step.undoable:
             self._undo.append((before, step, len(self._steps) - 1))
         elif step.in_turn:  # a draw or the end of the turn: nothing before it comes back
             self._undo.clear()

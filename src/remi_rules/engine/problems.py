@@ -19,14 +19,15 @@ from ..rupere import TakeSource
 from ..tiles import JOKER_IDS
 from .events import EndReason
 from .state import GameState, Phase, tile_census
+from .steps import TakeKind
 
 __all__ = ["StateProblem", "state_problems"]
 
 _S: Final = StateErrorCode
 _SOURCE_OF_TAKE: Final = {
-    "take_last_discard": TakeSource.LAST_DISCARD,
-    "rupere": TakeSource.OLDER,
-    "take_atu": TakeSource.ATU,
+    TakeKind.LAST_DISCARD: TakeSource.LAST_DISCARD,
+    TakeKind.RUPERE: TakeSource.OLDER,
+    TakeKind.ATU: TakeSource.ATU,
 }
 
 
@@ -279,7 +280,7 @@ def _atu_row_exchanged(state: GameState, q: str) -> None:
     if not state.atu_face_up:
         turn, end = state.pending, state.end
         if not (
-            (turn is not None and turn.took == "take_atu")
+            (turn is not None and turn.took is TakeKind.ATU)
             or (end is not None and end.reason is EndReason.CLOSED)
         ):
             _bad(_S.BAD_PHASE, f"{q}atu_face_up", why="whoever takes the atu closes at once")

@@ -21,6 +21,7 @@ from ..rupere import TakeObligation
 from ..table import Table
 from ..tiles import JOKER_IDS
 from .events import EndReason
+from .steps import TakeKind
 
 _T = TypeVar("_T")
 
@@ -80,8 +81,9 @@ class TurnState:
     """The round's turn number, from 1 (the starter's first turn)."""
     rack_at_start: tuple[int, ...]
     opened_before: bool
-    took: str | None = None
-    """The kind of the take step (``"draw"``, ``"take_last_discard"``, ``"rupere"``,
+    took: TakeKind | None = None
+    """The take step's :attr:`~remi_rules.engine.steps.TakeKind` (its value is the
+    step's ``kind``: ``"draw"``, ``"take_last_discard"``, ``"rupere"``,
     ``"take_atu"``), or None before the take."""
     obligation: TakeObligation | None = None
     """For a take from the row or of the atu (RUPE-01, ATU-06)."""

@@ -19,6 +19,7 @@ writes it in tile notation.
 
 from __future__ import annotations
 
+import enum
 from typing import ClassVar
 
 import attrs
@@ -43,6 +44,7 @@ __all__ = [
     "Step",
     "SwapJoker",
     "TakeAtu",
+    "TakeKind",
     "TakeLastDiscard",
     "Undo",
 ]
@@ -74,10 +76,38 @@ def tile_label(tile_id: int) -> str:
 _t = tile_label
 
 
+class TakeKind(enum.StrEnum):
+    """Which take began the pending turn (:attr:`TurnState.took
+    <remi_rules.engine.state.TurnState.took>`): the ``kind`` of its take step, so a
+    save writes the same string."""
+
+    DRAW = "draw"
+    """:class:`Draw`: the top tile of the stock."""
+    LAST_DISCARD = "take_last_discard"
+    """:class:`TakeLastDiscard`: the last discard."""
+    RUPERE = "rupere"
+    """:class:`Rupere`: an older discard and every later one."""
+    ATU = "take_atu"
+    """:class:`TakeAtu`: the face-up atu."""
+
+
 class _Step:
+    """The traits every step class declares, read by the engine, the loader and the
+    tests instead of lists of classes kept by hand."""
+
     kind: ClassVar[str]
+    """The step's tag in JSON (``{"kind": ...}``)."""
     in_turn: ClassVar[bool] = True
     """Made by the seat whose turn it is (False: the step names its ``seat``)."""
+    take: ClassVar[TakeKind | None] = None
+    """The take this step is (TURN-03), or None for any other step."""
+    undoable: ClassVar[bool] = False
+    """:class:`Undo` can take it back: a step of the pending turn after which nothing
+    hidden has been seen (not a draw, not the end of the turn, not an announcement)."""
+    resumable: ClassVar[bool] = False
+    """Neither ends a turn, draws nor uses chance: the steps after a record's last
+    other step can be re-applied to a loaded game (so that they can still be
+    undone) and give the same state."""
 
 
 @attrs.frozen
@@ -85,6 +115,7 @@ class Draw(_Step):
     """Take the top tile of the stock (TURN-03 a)."""
 
     kind: ClassVar[str] = "draw"
+    take: ClassVar[TakeKind | None] = TakeKind.DRAW
 
     def __str__(self) -> str:
         return "draw"
@@ -95,6 +126,9 @@ class TakeLastDiscard(_Step):
     """Take the last discard of the row; it must go into a new meld this turn (RUPE-01)."""
 
     kind: ClassVar[str] = "take_last_discard"
+    take: ClassVar[TakeKind | None] = TakeKind.LAST_DISCARD
+    undoable: ClassVar[bool] = True
+    resumable: ClassVar[bool] = True
 
     def __str__(self) -> str:
         return "take last discard"
@@ -106,6 +140,9 @@ class Rupere(_Step):
     every later discard (RUPE-03).  The last discard is :class:`TakeLastDiscard`."""
 
     kind: ClassVar[str] = "rupere"
+    take: ClassVar[TakeKind | None] = TakeKind.RUPERE
+    undoable: ClassVar[bool] = True
+    resumable: ClassVar[bool] = True
     index: int = attrs.field(validator=_int)
 
     def __str__(self) -> str:
@@ -117,6 +154,9 @@ class TakeAtu(_Step):
     """Take the face-up atu (ATU-06): only to meld it and close in this turn."""
 
     kind: ClassVar[str] = "take_atu"
+    take: ClassVar[TakeKind | None] = TakeKind.ATU
+    undoable: ClassVar[bool] = True
+    resumable: ClassVar[bool] = True
 
     def __str__(self) -> str:
         return "take atu"
@@ -128,6 +168,8 @@ class MeldTiles(_Step):
     ascending; where a joker sits fixes what it stands for, MELD-06)."""
 
     kind: ClassVar[str] = "meld"
+    undoable: ClassVar[bool] = True
+    resumable: ClassVar[bool] = True
     tiles: tuple[int, ...] = attrs.field(converter=_ids)
 
     def __str__(self) -> str:
@@ -140,6 +182,8 @@ class LayOff(_Step):
     (LIPI-01/02); ``end`` may be omitted where only one end fits."""
 
     kind: ClassVar[str] = "lay_off"
+    undoable: ClassVar[bool] = True
+    resumable: ClassVar[bool] = True
     tile: int = attrs.field(validator=_int)
     meld: int = attrs.field(validator=_int)
     end: End | None = attrs.field(
@@ -157,6 +201,8 @@ class SwapJoker(_Step):
     the joker (JOLY-01)."""
 
     kind: ClassVar[str] = "swap_joker"
+    undoable: ClassVar[bool] = True
+    resumable: ClassVar[bool] = True
     tile: int = attrs.field(validator=_int)
     meld: int = attrs.field(validator=_int)
     joker: int = attrs.field(validator=_int)
@@ -195,6 +241,7 @@ class AnnounceFewTiles(_Step):
 
     kind: ClassVar[str] = "announce_few_tiles"
     in_turn: ClassVar[bool] = False
+    resumable: ClassVar[bool] = True
     seat: int = attrs.field(validator=_int)
 
     def __str__(self) -> str:
@@ -207,6 +254,7 @@ class AnnounceAtu(_Step):
 
     kind: ClassVar[str] = "announce_atu"
     in_turn: ClassVar[bool] = False
+    resumable: ClassVar[bool] = True
     seat: int = attrs.field(validator=_int)
 
     def __str__(self) -> str:
@@ -219,6 +267,7 @@ class DeclarePeTabla(_Step):
 
     kind: ClassVar[str] = "declare_pe_tabla"
     in_turn: ClassVar[bool] = False
+    resumable: ClassVar[bool] = True
     seat: int = attrs.field(validator=_int)
 
     def __str__(self) -> str:
@@ -233,6 +282,7 @@ class ExchangeDoubles(_Step):
 
     kind: ClassVar[str] = "exchange_doubles"
     in_turn: ClassVar[bool] = False
+    resumable: ClassVar[bool] = True
     seat: int = attrs.field(validator=_int)
     other: int = attrs.field(validator=_int)
     tile: int = attrs.field(validator=_int)
@@ -261,6 +311,7 @@ class Undo(_Step):
     """Take back the last step of the pending turn."""
 
     kind: ClassVar[str] = "undo"
+    resumable: ClassVar[bool] = True
 
     def __str__(self) -> str:
         return "undo"
@@ -304,4 +355,5 @@ STEP_TYPES: tuple[type[_Step], ...] = (
 )
 """Every step class; ``{cls.kind: cls for cls in STEP_TYPES}`` maps JSON tags to classes."""
 
-TAKES: tuple[type[_Step], ...] = (Draw, TakeLastDiscard, Rupere, TakeAtu)
+TAKES: tuple[type[_Step], ...] = tuple(cls for cls in STEP_TYPES if cls.take is not None)
+"""The take steps (TURN-03), in the order of :class:`TakeKind`."""

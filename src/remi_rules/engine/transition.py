@@ -97,6 +97,7 @@ from .steps import (
     Step,
     SwapJoker,
     TakeAtu,
+    TakeKind,
     TakeLastDiscard,
     Undo,
     tile_label,
@@ -479,7 +480,7 @@ def _after_take(
     **changes: object,
 ) -> GameState:
     new_seat = evolve_seat(seat, rack=rack, has_taken=True)
-    new_turn = evolve_turn(turn, took=step.kind, obligation=obligation, steps=turn.steps + 1)
+    new_turn = evolve_turn(turn, took=step.take, obligation=obligation, steps=turn.steps + 1)
     return evolve_state(
         state,
         seats=_replace_seat(state, state.current, new_seat),
@@ -503,7 +504,7 @@ def _draw(state: GameState, step: Draw, chance: Chance) -> tuple[GameState, list
     current = state.current
     seats = list(state.seats)
     seats[current] = _drawn_seat(seat, (*seat.rack, tile), True)
-    pending = _drawn_turn(turn, "draw", turn.steps + 1)
+    pending = _drawn_turn(turn, TakeKind.DRAW, turn.steps + 1)
     new = _drawn_state(state, tuple(seats), pending, _ACTION, stock[1:], row, dead)
     events.append(_drew(current, tile))
     return new, events

@@ -23,7 +23,7 @@ from ..rupere import TakeObligation
 from ..table import Table
 from ..tiles import Tile
 from .state import GameState, Phase, RoundEnd, SeatState, TurnState
-from .steps import Step
+from .steps import Step, TakeKind
 
 __all__ = ["PlayerView", "PublicSeat", "PublicTurn"]
 
@@ -50,7 +50,7 @@ class PublicTurn:
     seat: int
     number: int
     opened_before: bool
-    took: str | None
+    took: TakeKind | None
     taken: tuple[int, ...]
     """Tiles taken face up (from the row, or the atu), the one to meld first; empty for a draw."""
     new_melds: tuple[int, ...]
@@ -306,13 +306,13 @@ class PlayerView:
 
             source = (
                 TakeSource.ATU
-                if turn.took == "take_atu"
+                if turn.took is TakeKind.ATU
                 else TakeSource.LAST_DISCARD
-                if turn.took == "take_last_discard"
+                if turn.took is TakeKind.LAST_DISCARD
                 else TakeSource.OLDER
             )
             obligation = TakeObligation(source, turn.taken[0], before_take, turn.taken[1:])
-        drawn = 1 if turn.took == "draw" else 0
+        drawn = 1 if turn.took is TakeKind.DRAW else 0
         at_start = before_take[: len(before_take) - drawn] if drawn else before_take
         return TurnState(
             seat=turn.seat,
