@@ -51,6 +51,7 @@ from ._forms import (  # noqa: F401
     _RECORD_BODY,
     _RECORD_DOC,
     _RULES,
+    _STEP,
     _STATE,
     _VIEW,
     MAX_DOCUMENT_BYTES,
