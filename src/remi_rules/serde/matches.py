@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-import attrs
-
-from ..engine import Automation, Game, Match, MatchConfig
+from ..engine import Game, Match, MatchConfig
 from ..errors import InvalidStateError, StateErrorCode
 from ..ruleset import Ruleset
 from ._bounds import _scan, _show
+from ._convert import structure, unstructure
 from ._forms import _RULES, MAX_DOCUMENT_BYTES
 from ._migrations import current_version, migrate
 from ._spec import _Ctx
@@ -22,9 +21,6 @@ __all__ = ["dump_match", "load_match", "loads_match"]
 
 _S: Final = StateErrorCode
 _KEYS: Final = ("config", "fingerprint", "format_version", "kind", "players", "rounds", "rules")
-_CONFIG_KEYS: Final = ("automation", "first_starter", "max_rounds", "rounds", "target")
-_AUTOMATION_KEYS: Final = ("announcements", "forced_takes", "scoring")
-_MAX_ROUNDS: Final = 10_000
 
 
 def dump_match(match: Match) -> dict[str, Any]:
@@ -45,7 +41,7 @@ def dump_match(match: Match) -> dict[str, Any]:
             "target": cfg.target,
             "max_rounds": cfg.max_rounds,
             "first_starter": match.first_starter,
-            "automation": attrs.asdict(cfg.automation),
+            "automation": unstructure(cfg.automation),
         },
         "rounds": [dump_game(game) for game in match.games],
     }
@@ -124,21 +120,16 @@ def load_match(data: Mapping[str, Any], *, seed: int | str | None = None) -> Mat
         )
     players = _int(doc["players"], "players", 2, 4)
     assert players is not None
-    c = _keys(doc["config"], _CONFIG_KEYS, "config")
-    a = _keys(c["automation"], _AUTOMATION_KEYS, "config.automation")
-    automation = Automation(**{k: _bool(a[k], f"config.automation.{k}") for k in a})
-    first = _int(c["first_starter"], "config.first_starter", 0, players - 1)
-    assert first is not None
     try:
-        config = MatchConfig(
-            rounds=_int(c["rounds"], "config.rounds", 1, _MAX_ROUNDS, optional=True),
-            target=_int(c["target"], "config.target", 1, 10**9, optional=True),
-            max_rounds=_int(c["max_rounds"], "config.max_rounds", 1, _MAX_ROUNDS) or 1,
-            first_starter=first,
-            automation=automation,
-        )
-    except ValueError as err:
+        config: MatchConfig = structure(doc["config"], MatchConfig, "config", players=players)
+    except ValueError as err:  # MatchConfig's own checks (rounds and target both given)
+        if isinstance(err, InvalidStateError):
+            raise
         raise _fail(_S.BAD_VALUE, "config", why=str(err)) from err
+    first = config.first_starter
+    if first is None:
+        raise _fail(_S.WRONG_TYPE, "config.first_starter", expected="an integer", got="null")
+    automation = config.automation
     rounds = doc["rounds"]
     if not isinstance(rounds, list) or not rounds:
         raise _fail(

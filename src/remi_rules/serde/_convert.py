@@ -1,0 +1,175 @@
+"""The cattrs converter of saved documents: the rulesets' converter
+(:mod:`remi_rules.serde.rulesets`) with the hooks of the saved forms, whose ranges are
+the attrs field metadata of the engine's classes (``lo``, ``hi``, ``seat``: a seat
+number, below the document's number of players), and cattrs' detailed validation
+turned into :class:`~remi_rules.errors.StateErrorCode` with the path of the field.
+
+Reading order, so that one faulty document always gives the same error: at each
+object, an unknown key, then a missing key, then the fields in their class's order.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Iterator
+from typing import Any, Final, NoReturn
+
+import attrs
+import cattrs
+from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
+from cattrs.gen import make_dict_structure_fn, override
+
+from ..engine import Automation, MatchConfig
+from ..errors import InvalidStateError, StateErrorCode
+from ._bounds import _S, _json_type, _show
+from .rulesets import _CONVERTER as _RULESET_CONVERTER
+
+__all__: list[str] = []
+
+PLAYERS: Final = contextvars.ContextVar("players", default=4)
+"""The number of players of the document being read (the bound of a seat number)."""
+
+
+class _Refusal(Exception):
+    """A field's value refused by a hook: the code and the details of the error."""
+
+    def __init__(self, code: StateErrorCode, **details: object) -> None:
+        super().__init__(code)
+        self.code = code
+        self.details = details
+
+
+def _refuse(code: StateErrorCode, **details: object) -> NoReturn:
+    raise _Refusal(code, **details)
+
+
+def _int_hook(lo: int, hi: int | None, *, seat: bool, optional: bool) -> Any:
+    def hook(value: object, _: object) -> int | None:
+        if value is None and optional:
+            return None
+        if type(value) is not int:
+            _refuse(_S.WRONG_TYPE, expected="an integer", got=_json_type(value))
+        top = PLAYERS.get() - 1 if seat else hi
+        assert top is not None
+        if not lo <= value <= top:
+            _refuse(_S.OUT_OF_RANGE, value=_show(value), lo=lo, hi=top)
+        return value
+
+    return hook
+
+
+def _bool_hook(value: object, _: object) -> bool:
+    if type(value) is not bool:
+        _refuse(_S.WRONG_TYPE, expected="a boolean", got=_json_type(value))
+    return value
+
+
+def _object_hook(cls: type[Any], converter: cattrs.Converter) -> Any:
+    """The strict structure function of ``cls``: every field required, no other key,
+    each int field bounded by its metadata (``lo``, ``hi``, ``seat``)."""
+    overrides: dict[str, Any] = {}
+    for field in attrs.fields(cls):
+        meta = field.metadata
+        if "lo" in meta:
+            optional = field.type in (int | None, "int | None")
+            hook = _int_hook(
+                meta["lo"], meta.get("hi"), seat=meta.get("seat", False), optional=optional
+            )
+            overrides[field.name] = override(struct_hook=hook)
+    inner = make_dict_structure_fn(cls, converter, _cattrs_forbid_extra_keys=True, **overrides)
+
+    def structure(value: object, _: object) -> Any:
+        if not isinstance(value, dict):
+            _refuse(_S.WRONG_TYPE, expected="an object", got=_json_type(value))
+        # every field is required: a missing one is missing_key, not its default
+        missing = [f.name for f in attrs.fields(cls) if f.name not in value]
+        if missing and not any(key not in _names(cls) for key in value):
+            raise KeyError(missing[0])
+        return inner(value, cls)
+
+    return structure
+
+
+def _names(cls: type[Any]) -> frozenset[str]:
+    return frozenset(f.name for f in attrs.fields(cls))
+
+
+def _make_converter() -> cattrs.Converter:
+    conv = _RULESET_CONVERTER.copy(detailed_validation=True, forbid_extra_keys=True)
+    conv.register_structure_hook(bool, _bool_hook)
+    for cls in (Automation, MatchConfig):
+        conv.register_structure_hook(cls, _object_hook(cls, conv))
+    return conv
+
+
+CONVERTER: Final = _make_converter()
+"""The converter of the saved forms (the rulesets' converter, copied, and their hooks)."""
+
+
+def _child(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _errors(exc: BaseException, path: str) -> Iterator[tuple[int, str, BaseException]]:
+    """The leaves of a cattrs failure with their paths, ranked: unknown keys, missing
+    keys, then the fields in order."""
+    if isinstance(exc, ClassValidationError):
+        with_notes, without = exc.group_exceptions()
+        for sub, note in with_notes:
+            yield from _errors(sub, _child(path, note.name))
+        for sub in without:
+            yield from _errors(sub, path)
+    elif isinstance(exc, IterableValidationError):
+        with_index, without = exc.group_exceptions()
+        for sub, at in with_index:
+            yield from _errors(sub, f"{path}[{at.index}]")
+        for sub in without:
+            yield from _errors(sub, path)
+    elif isinstance(exc, ForbiddenExtraKeysError):
+        yield 0, path, exc
+    elif isinstance(exc, KeyError) and exc.args:
+        yield 1, path, exc
+    else:
+        yield 2, path, exc
+
+
+def _translate(exc: BaseException, path: str) -> InvalidStateError:
+    found = list(_errors(exc, path))
+    if not found:  # pragma: no cover - a cattrs failure always has a leaf
+        return InvalidStateError(_S.BAD_VALUE, path=path or "$", why=type(exc).__name__)
+    _rank, where, leaf = min(found, key=lambda item: item[0])
+    if isinstance(leaf, ForbiddenExtraKeysError):
+        extra = sorted(leaf.extra_fields, key=str)[0]
+        return InvalidStateError(
+            _S.UNKNOWN_KEY, path=_child(where, str(_show(extra))), key=_show(extra)
+        )
+    if isinstance(leaf, KeyError):
+        key = str(leaf.args[0])
+        # a missing field is reported by cattrs at the field's own path
+        at = where if where.rsplit(".", 1)[-1] == key else _child(where, key)
+        return InvalidStateError(_S.MISSING_KEY, path=at, key=key)
+    if isinstance(leaf, _Refusal):
+        return InvalidStateError(leaf.code, path=where or "$", **leaf.details)
+    if isinstance(leaf, InvalidStateError):
+        return leaf
+    return InvalidStateError(_S.BAD_VALUE, path=where or "$", why=type(leaf).__name__)
+
+
+def structure(data: object, cls: type[Any], path: str, *, players: int = 4) -> Any:
+    """``data`` as a ``cls``, strictly; :class:`~remi_rules.errors.InvalidStateError`
+    naming the path of the first refusal (under ``path``).  ``players`` bounds the
+    seat numbers."""
+    token = PLAYERS.set(players)
+    try:
+        return CONVERTER.structure(data, cls)
+    except (ClassValidationError, IterableValidationError, ForbiddenExtraKeysError) as exc:
+        raise _translate(exc, path) from None
+    except (_Refusal, KeyError) as exc:
+        raise _translate(exc, path) from None
+    finally:
+        PLAYERS.reset(token)
+
+
+def unstructure(value: object) -> Any:
+    """``value`` as plain JSON values."""
+    return CONVERTER.unstructure(value)
