@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import attrs
 
@@ -119,13 +119,24 @@ class Obligation(enum.StrEnum):
     """Put the swapped joker into a new meld (JOLY-04, ``same_turn_new_meld``)."""
 
 
+TILE_ID: Final = {
+    "lo": 0,
+    "hi": 105,
+    "doc": "a physical tile id (8*(rank-1) + 2*colour + copy; jokers 104, 105)",
+}
+"""The metadata of a field holding a physical tile id: its range and description, read
+by :mod:`remi_rules.serde` (its loader's checks and the saved formats' JSON Schema)."""
+SEAT: Final = {"lo": 0, "hi": 3, "seat": True, "doc": "a seat number (0 to players-1)"}
+"""The metadata of a field holding a seat number (below the number of players)."""
+
+
 @attrs.frozen
 class RoundEnd:
     """How the round ended."""
 
     reason: EndReason
-    closer: int | None = None
-    closing_tile: int | None = None
+    closer: int | None = attrs.field(default=None, metadata=SEAT)
+    closing_tile: int | None = attrs.field(default=None, metadata=TILE_ID)
     pe_tabla: bool = False
 
 

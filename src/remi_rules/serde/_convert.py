@@ -11,7 +11,9 @@ object, an unknown key, then a missing key, then the fields in their class's ord
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterator
+import enum
+import typing
+from collections.abc import Iterator, Mapping
 from typing import Any, Final, NoReturn
 
 import attrs
@@ -19,7 +21,7 @@ import cattrs
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
 from cattrs.gen import make_dict_structure_fn, override
 
-from ..engine import Automation, MatchConfig
+from ..engine import Automation, MatchConfig, RoundEnd
 from ..errors import InvalidStateError, StateErrorCode
 from ._bounds import _S, _json_type, _show
 from .rulesets import _CONVERTER as _RULESET_CONVERTER
@@ -48,7 +50,7 @@ def _int_hook(lo: int, hi: int | None, *, seat: bool, optional: bool) -> Any:
         if value is None and optional:
             return None
         if type(value) is not int:
-            _refuse(_S.WRONG_TYPE, expected="an integer", got=_json_type(value))
+            _refuse(_S.WRONG_TYPE, expected="integer", got=_json_type(value))
         top = PLAYERS.get() - 1 if seat else hi
         assert top is not None
         if not lo <= value <= top:
@@ -60,8 +62,18 @@ def _int_hook(lo: int, hi: int | None, *, seat: bool, optional: bool) -> Any:
 
 def _bool_hook(value: object, _: object) -> bool:
     if type(value) is not bool:
-        _refuse(_S.WRONG_TYPE, expected="a boolean", got=_json_type(value))
+        _refuse(_S.WRONG_TYPE, expected="boolean", got=_json_type(value))
     return value
+
+
+def _enum_hook(value: object, cls: type[enum.StrEnum]) -> enum.StrEnum:
+    if type(value) is not str:
+        _refuse(_S.WRONG_TYPE, expected="string", got=_json_type(value))
+    try:
+        return cls(value)
+    except ValueError:
+        choices = ", ".join(m.value for m in cls)
+        _refuse(_S.BAD_VALUE, why=f"{_show(value)!r} is not one of {choices}")
 
 
 def _object_hook(cls: type[Any], converter: cattrs.Converter) -> Any:
@@ -80,7 +92,7 @@ def _object_hook(cls: type[Any], converter: cattrs.Converter) -> Any:
 
     def structure(value: object, _: object) -> Any:
         if not isinstance(value, dict):
-            _refuse(_S.WRONG_TYPE, expected="an object", got=_json_type(value))
+            _refuse(_S.WRONG_TYPE, expected="object", got=_json_type(value))
         # every field is required: a missing one is missing_key, not its default
         missing = [f.name for f in attrs.fields(cls) if f.name not in value]
         if missing and not any(key not in _names(cls) for key in value):
@@ -94,10 +106,16 @@ def _names(cls: type[Any]) -> frozenset[str]:
     return frozenset(f.name for f in attrs.fields(cls))
 
 
+SAVED_CLASSES: Final = (Automation, MatchConfig, RoundEnd)
+"""The engine's classes read and written by this converter (the others still by the
+specs of :mod:`remi_rules.serde._forms`)."""
+
+
 def _make_converter() -> cattrs.Converter:
     conv = _RULESET_CONVERTER.copy(detailed_validation=True, forbid_extra_keys=True)
     conv.register_structure_hook(bool, _bool_hook)
-    for cls in (Automation, MatchConfig):
+    conv.register_structure_hook(enum.StrEnum, _enum_hook)
+    for cls in SAVED_CLASSES:
         conv.register_structure_hook(cls, _object_hook(cls, conv))
     return conv
 
@@ -168,6 +186,36 @@ def structure(data: object, cls: type[Any], path: str, *, players: int = 4) -> A
         raise _translate(exc, path) from None
     finally:
         PLAYERS.reset(token)
+
+
+def _field_schema(tp: Any, meta: Mapping[str, Any]) -> dict[str, Any]:
+    if tp is bool:
+        return {"type": "boolean"}
+    if isinstance(tp, type) and issubclass(tp, enum.StrEnum):
+        return {"type": "string", "enum": [m.value for m in tp]}
+    if tp is int:
+        out: dict[str, Any] = {"type": "integer", "minimum": meta["lo"], "maximum": meta["hi"]}
+        if "doc" in meta:
+            out["description"] = meta["doc"]
+        return out
+    args = typing.get_args(tp)
+    if len(args) == 2 and args[1] is type(None):  # X | None
+        return {"anyOf": [_field_schema(args[0], meta), {"type": "null"}]}
+    raise AssertionError(f"no JSON Schema for {tp!r}")  # pragma: no cover - a new field type
+
+
+def object_schema(cls: type[Any]) -> dict[str, Any]:
+    """The JSON Schema of ``cls`` as this converter reads it, from its fields' types
+    and metadata (the description: its docstring's first paragraph)."""
+    fields = attrs.fields(attrs.resolve_types(cls))
+    body: dict[str, Any] = {"type": "object"}
+    doc = (cls.__doc__ or "").split("\n\n")[0].strip()
+    if doc:
+        body["description"] = doc
+    body["properties"] = {f.name: _field_schema(f.type, f.metadata) for f in fields}
+    body["required"] = [f.name for f in fields]
+    body["additionalProperties"] = False
+    return body
 
 
 def unstructure(value: object) -> Any:

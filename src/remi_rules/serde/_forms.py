@@ -12,7 +12,6 @@ import attrs
 from .. import engine as _engine
 from ..engine import (
     STEP_TYPES,
-    EndReason,
     Phase,
     RoundEnd,
     SeatState,
@@ -26,6 +25,7 @@ from ..ruleset import ClosingAtuTwinEffect, ClosingEffect, Ruleset, knobs
 from ..rupere import TakeObligation, TakeSource
 from ..table import JokerHistory
 from ._bounds import _S, MAX_SAVED_TURNS, _child, _fail, _show, _wrong_type
+from ._convert import object_schema, structure, unstructure
 from ._migrations import current_version
 from ._spec import (
     _Bool,
@@ -47,6 +47,26 @@ _ID_HI: Final = 105
 _COUNT_HI: Final = 1_000_000
 _LAYOFF_ENDS: Final = (End.LOW, End.HIGH, End.SET)
 _TAKE_KINDS: Final = tuple(k.value for k in TakeKind)
+
+
+class _Converted(_Spec):
+    """A value of an engine class declared once, with its ranges in its fields'
+    metadata: read and written by the cattrs converter (:mod:`._convert`), described
+    by its JSON Schema walker."""
+
+    def __init__(self, name: str, cls: type[Any]) -> None:
+        self.name, self.cls = name, cls
+
+    def read(self, value: object, path: str, ctx: _Ctx) -> Any:
+        return structure(value, self.cls, path, players=ctx.players)
+
+    def dump(self, value: Any) -> Any:
+        return unstructure(value)
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        if self.name not in defs:
+            defs[self.name] = object_schema(self.cls)
+        return {"$ref": f"#/$defs/{self.name}"}
 
 
 def _field_names(cls: type) -> tuple[str, ...]:
@@ -183,17 +203,7 @@ _TURN_STATE: Final = _Obj(
     TurnState,
     doc="The pending turn: what its turn-spanning constraints need.",
 )
-_ROUND_END: Final = _Obj(
-    "round_end",
-    {
-        "reason": _Enum([r.value for r in EndReason], EndReason),
-        "closer": _Opt(_SEAT),
-        "closing_tile": _Opt(_ID),
-        "pe_tabla": _BOOL,
-    },
-    RoundEnd,
-    doc="How the round ended.",
-)
+_ROUND_END: Final = _Converted("round_end", RoundEnd)
 _JOKER_HISTORY: Final = _Obj(
     "joker_history",
     {
