@@ -76,3 +76,33 @@ def test_an_unknown_key_is_named_before_a_missing_one_and_a_bad_value() -> None:
     with pytest.raises(InvalidStateError) as err:
         serde.load_match(_config(lambda c: (c.update(rounds="three"), c.pop("target"))))
     assert err.value.code is S.MISSING_KEY and err.value.details["path"] == "config.target"
+
+
+@pytest.mark.parametrize(
+    ("change", "code", "path"),
+    [
+        (lambda s: s["seats"][1]["rack"].append(106), S.OUT_OF_RANGE, "state.seats[1].rack[-1]"),
+        (lambda s: s["seats"][1].update(rack=[0] * 107), S.TILE_COUNT, "state.seats[1].rack"),
+        (lambda s: s["seats"][0].update(rack={}), S.WRONG_TYPE, "state.seats[0].rack"),
+        (lambda s: s["seats"][2].pop("turns"), S.MISSING_KEY, "state.seats[2].turns"),
+        (lambda s: s["seats"][2].update({7: 1}), S.WRONG_TYPE, "state.seats[2]"),
+        (lambda s: s["seats"][0].update(opened=1), S.WRONG_TYPE, "state.seats[0].opened"),
+        (lambda s: s["end"].update(reason="won"), S.BAD_VALUE, "state.end.reason"),
+        (lambda s: s["end"].update(closer=3), S.OUT_OF_RANGE, "state.end.closer"),
+        (lambda s: s["end"].update(x=0), S.UNKNOWN_KEY, "state.end.x"),
+    ],
+)
+def test_the_converted_forms_of_a_game_keep_their_paths(
+    change: Callable[[dict[str, Any]], object], code: StateErrorCode, path: str
+) -> None:
+    data = json.loads(
+        (Path(__file__).resolve().parent / "data" / "game-online-3p-finished.json").read_text(
+            "utf-8"
+        )
+    )
+    change(data["state"])
+    if path.endswith("[-1]"):
+        path = path.replace("-1", str(len(data["state"]["seats"][1]["rack"]) - 1))
+    with pytest.raises(InvalidStateError) as err:
+        serde.load_game(data)
+    assert err.value.code is code and err.value.details["path"] == path

@@ -21,7 +21,7 @@ import cattrs
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
 from cattrs.gen import make_dict_structure_fn, override
 
-from ..engine import Automation, MatchConfig, RoundEnd
+from ..engine import Automation, MatchConfig, RoundEnd, SeatState
 from ..errors import InvalidStateError, StateErrorCode
 from ._bounds import _S, _json_type, _show
 from .rulesets import _CONVERTER as _RULESET_CONVERTER
@@ -35,14 +35,15 @@ PLAYERS: Final = contextvars.ContextVar("players", default=4)
 class _Refusal(Exception):
     """A field's value refused by a hook: the code and the details of the error."""
 
-    def __init__(self, code: StateErrorCode, **details: object) -> None:
+    def __init__(self, code: StateErrorCode, details: dict[str, object], at: str = "") -> None:
         super().__init__(code)
         self.code = code
+        self.at = at  # below the field: "[5]" for its sixth item
         self.details = details
 
 
 def _refuse(code: StateErrorCode, **details: object) -> NoReturn:
-    raise _Refusal(code, **details)
+    raise _Refusal(code, details)
 
 
 def _int_hook(lo: int, hi: int | None, *, seat: bool, optional: bool) -> Any:
@@ -56,6 +57,27 @@ def _int_hook(lo: int, hi: int | None, *, seat: bool, optional: bool) -> Any:
         if not lo <= value <= top:
             _refuse(_S.OUT_OF_RANGE, value=_show(value), lo=lo, hi=top)
         return value
+
+    return hook
+
+
+def _ids_hook(meta: Mapping[str, Any]) -> Any:
+    """An array of ints read as a tuple: at most ``max_items``, each in ``items``'
+    range (metadata)."""
+    item = _int_hook(meta["items"]["lo"], meta["items"]["hi"], seat=False, optional=False)
+    most, size_code = meta["max_items"], StateErrorCode(meta["size_code"])
+
+    def hook(value: object, _: object) -> tuple[int, ...]:
+        if type(value) is not list:
+            _refuse(_S.WRONG_TYPE, expected="array", got=_json_type(value))
+        if len(value) > most:
+            _refuse(size_code, why=f"it holds {len(value)} items, not 0 to {most}")
+        for k, one in enumerate(value):
+            try:
+                item(one, int)
+            except _Refusal as refusal:
+                raise _Refusal(refusal.code, refusal.details, f"[{k}]") from None
+        return tuple(value)
 
     return hook
 
@@ -82,31 +104,33 @@ def _object_hook(cls: type[Any], converter: cattrs.Converter) -> Any:
     overrides: dict[str, Any] = {}
     for field in attrs.fields(cls):
         meta = field.metadata
-        if "lo" in meta:
+        if "items" in meta:
+            overrides[field.name] = override(struct_hook=_ids_hook(meta))
+        elif "lo" in meta:
             optional = field.type in (int | None, "int | None")
             hook = _int_hook(
                 meta["lo"], meta.get("hi"), seat=meta.get("seat", False), optional=optional
             )
             overrides[field.name] = override(struct_hook=hook)
+    names = tuple(f.name for f in attrs.fields(cls))
     inner = make_dict_structure_fn(cls, converter, _cattrs_forbid_extra_keys=True, **overrides)
 
     def structure(value: object, _: object) -> Any:
         if not isinstance(value, dict):
             _refuse(_S.WRONG_TYPE, expected="object", got=_json_type(value))
+        for key in value:
+            if type(key) is not str:
+                _refuse(_S.WRONG_TYPE, expected="string keys", got=_json_type(key))
         # every field is required: a missing one is missing_key, not its default
-        missing = [f.name for f in attrs.fields(cls) if f.name not in value]
-        if missing and not any(key not in _names(cls) for key in value):
+        missing = [name for name in names if name not in value]
+        if missing and all(key in names for key in value):
             raise KeyError(missing[0])
         return inner(value, cls)
 
     return structure
 
 
-def _names(cls: type[Any]) -> frozenset[str]:
-    return frozenset(f.name for f in attrs.fields(cls))
-
-
-SAVED_CLASSES: Final = (Automation, MatchConfig, RoundEnd)
+SAVED_CLASSES: Final = (Automation, MatchConfig, RoundEnd, SeatState)
 """The engine's classes read and written by this converter (the others still by the
 specs of :mod:`remi_rules.serde._forms`)."""
 
@@ -115,6 +139,7 @@ def _make_converter() -> cattrs.Converter:
     conv = _RULESET_CONVERTER.copy(detailed_validation=True, forbid_extra_keys=True)
     conv.register_structure_hook(bool, _bool_hook)
     conv.register_structure_hook(enum.StrEnum, _enum_hook)
+    conv.register_unstructure_hook_func(lambda t: t == tuple[int, ...], list)
     for cls in SAVED_CLASSES:
         conv.register_structure_hook(cls, _object_hook(cls, conv))
     return conv
@@ -167,7 +192,7 @@ def _translate(exc: BaseException, path: str) -> InvalidStateError:
         at = where if where.rsplit(".", 1)[-1] == key else _child(where, key)
         return InvalidStateError(_S.MISSING_KEY, path=at, key=key)
     if isinstance(leaf, _Refusal):
-        return InvalidStateError(leaf.code, path=where or "$", **leaf.details)
+        return InvalidStateError(leaf.code, path=(where + leaf.at) or "$", **leaf.details)
     if isinstance(leaf, InvalidStateError):
         return leaf
     return InvalidStateError(_S.BAD_VALUE, path=where or "$", why=type(leaf).__name__)
@@ -193,6 +218,10 @@ def _field_schema(tp: Any, meta: Mapping[str, Any]) -> dict[str, Any]:
         return {"type": "boolean"}
     if isinstance(tp, type) and issubclass(tp, enum.StrEnum):
         return {"type": "string", "enum": [m.value for m in tp]}
+    if "items" in meta:
+        array: dict[str, Any] = {"type": "array", "items": _field_schema(int, meta["items"])}
+        array["maxItems"] = meta["max_items"]
+        return array
     if tp is int:
         out: dict[str, Any] = {"type": "integer", "minimum": meta["lo"], "maximum": meta["hi"]}
         if "doc" in meta:

@@ -159,21 +159,7 @@ _STEP_FIELDS: Final[dict[str, _Spec]] = {
 }
 _STEP: Final = _Steps()
 
-_SEAT_STATE: Final = _Obj(
-    "seat",
-    {
-        "rack": _PLACE,
-        "opened": _BOOL,
-        "turns": _COUNT,
-        "has_taken": _BOOL,
-        "announced_few": _BOOL,
-        "missed_announcement": _BOOL,
-        "announced_atu": _BOOL,
-        "declared_pe_tabla": _BOOL,
-    },
-    SeatState,
-    doc="One seat: its rack (physical ids, in arrival order) and what it has done.",
-)
+_SEAT_STATE: Final = _Converted("seat", SeatState)
 _OBLIGATION: Final = _Obj(
     "take_obligation",
     {
