@@ -82,7 +82,7 @@ from remi_rules.engine import (
     TakeAtu,
     TakeLastDiscard,
     Undo,
-    tile_census,
+    state_problems,
 )
 from remi_rules.engine.events import AnnouncementMissed, RoundEnded, StockReshuffled
 from remi_rules.engine.legal import canonical_step
@@ -92,7 +92,6 @@ from remi_rules.melds import MeldKind, analyze_meld
 from remi_rules.opening import check_opening
 from remi_rules.ruleset import (
     AtuFaceUpTakeable,
-    ClosingTileMode,
     OpeningComposition,
     Ruleset,
     StockExhausted,
@@ -654,52 +653,8 @@ class Tally:
 
 
 def check_state(state: GameState) -> list[str]:
-    """The invariants: every tile in one place, racks sane, the phase consistent."""
-    out: list[str] = []
-    census = tile_census(state)
-    if census is not None:
-        out.append(f"census: {census}")
-    for s, seat in enumerate(state.seats):
-        if len(seat.rack) < 0:  # pragma: no cover - a tuple, but say it
-            out.append(f"seat {s} rack negative")
-    over = state.phase is Phase.OVER
-    if over != (state.end is not None) or over != (state.pending is None):
-        out.append(f"phase {state.phase} with end={state.end} pending={state.pending is not None}")
-    if not over:
-        turn = state.pending
-        assert turn is not None
-        if turn.seat != state.current or turn.number != state.turn:
-            out.append(f"pending turn {turn.seat}/{turn.number} vs {state.current}/{state.turn}")
-        if state.phase is Phase.TAKE and (turn.took is not None or turn.steps):
-            out.append("phase take after a take")
-        if state.phase is Phase.ACTION and turn.took is None and turn.number != 1:
-            out.append("phase action without a take")
-        if state.seats[state.current].turns < 1:
-            out.append("current seat has no turn begun")
-        if not state.seats[state.current].rack:
-            out.append("current seat has an empty rack")
-        cap = state.rules.max_turns_per_round
-        if cap is not None and state.turn > cap:
-            out.append(f"turn {state.turn} beyond max_turns_per_round {cap}")
-        w = state.announce_window
-        if w is not None and not 0 <= w < state.players:
-            out.append(f"announce window {w}")
-    else:
-        end = state.end
-        assert end is not None
-        if end.reason is EndReason.CLOSED:
-            if end.closer is None or end.closing_tile is None:
-                out.append("closed without closer or closing tile")
-            else:
-                rack = state.seats[end.closer].rack
-                keep = state.rules.closing_tile_mode is ClosingTileMode.KEEP
-                want: tuple[int, ...] = (end.closing_tile,) if keep else ()
-                if rack != want:
-                    out.append(f"closer rack {rack} (closing tile {end.closing_tile})")
-        for s, seat in enumerate(state.seats):
-            if end.reason is not EndReason.CLOSED and not seat.rack:
-                out.append(f"seat {s} has no tile but nobody closed")
-    return out
+    """The invariants (:func:`remi_rules.engine.state_problems`), as text."""
+    return [f"{p.code.value} at {p.path}: {p.details}" for p in state_problems(state)]
 
 
 def _norm(step: Step, state: GameState | None = None) -> object:

@@ -21,6 +21,7 @@ from .events import EndReason, Event
 from .game import MAX_UNDOS_PER_TURN, Automation, Game, GameRecord, score_state
 from .legal import canonical_step, copy_key, legal_steps
 from .match import Match, MatchConfig, MatchRecord
+from .problems import StateProblem, state_problems
 from .state import (
     GameState,
     Obligation,
@@ -85,6 +86,7 @@ __all__ = [
     "RoundEnd",
     "Rupere",
     "SeatState",
+    "StateProblem",
     "Step",
     "SwapJoker",
     "TakeAtu",
@@ -101,6 +103,7 @@ __all__ = [
     "round_step_bound",
     "round_turn_bound",
     "score_state",
+    "state_problems",
     "tile_census",
     "turn_context",
 ]

@@ -26,6 +26,10 @@ from .game import Automation, Game, GameRecord, _players
 __all__ = ["Match", "MatchConfig", "MatchRecord"]
 
 
+MAX_MATCH_ROUNDS = 10_000
+"""The most rounds a saved match may ask for (``rounds``, ``max_rounds``)."""
+
+
 def _positive(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if value is None:
         return
@@ -51,10 +55,20 @@ class MatchConfig:
     end of a round (at most ``max_rounds``).  ``first_starter``: the first round's
     starter (default: the first dealer is drawn at random, DEAL-01)."""
 
-    rounds: int | None = attrs.field(default=None, validator=_positive)
-    target: int | None = attrs.field(default=None, validator=_positive)
-    max_rounds: int = attrs.field(default=100, validator=_positive)
-    first_starter: int | None = attrs.field(default=None, validator=_seat_or_none)
+    # The metadata bound the fields in a saved match (remi_rules.serde): ``lo``/``hi``,
+    # ``seat`` for a seat number (below the number of players).
+    rounds: int | None = attrs.field(
+        default=None, validator=_positive, metadata={"lo": 1, "hi": MAX_MATCH_ROUNDS}
+    )
+    target: int | None = attrs.field(
+        default=None, validator=_positive, metadata={"lo": 1, "hi": 10**9}
+    )
+    max_rounds: int = attrs.field(
+        default=100, validator=_positive, metadata={"lo": 1, "hi": MAX_MATCH_ROUNDS}
+    )
+    first_starter: int | None = attrs.field(
+        default=None, validator=_seat_or_none, metadata={"lo": 0, "seat": True}
+    )
     automation: Automation = attrs.field(
         default=Automation(), validator=attrs.validators.instance_of(Automation)
     )

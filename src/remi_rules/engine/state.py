@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import attrs
 
@@ -52,14 +52,32 @@ class Phase(enum.StrEnum):
     """The round has ended (CLOSE-07, END-01/02/04)."""
 
 
+TILE_ID: Final = {
+    "lo": 0,
+    "hi": 105,
+    "doc": "a physical tile id (8*(rank-1) + 2*colour + copy; jokers 104, 105)",
+}
+"""The metadata of a field holding a physical tile id: its range and description, read
+by :mod:`remi_rules.serde` (its loader's checks and the saved formats' JSON Schema)."""
+SEAT: Final = {"lo": 0, "hi": 3, "seat": True, "doc": "a seat number (0 to players-1)"}
+"""The metadata of a field holding a seat number (below the number of players)."""
+
+
+PLACE: Final = {"items": TILE_ID, "max_items": 106, "size_code": "state_tile_count"}
+"""The metadata of a place holding tiles (a rack, the stock, the row): up to 106 ids
+(a tile twice is the census' to name, ``state_tile_count`` for too many)."""
+COUNT: Final = {"lo": 0, "hi": 1_000_000}
+"""The metadata of a counter (of turns, of steps)."""
+
+
 @attrs.frozen(weakref_slot=False)  # layout twin: see remi_rules._slots
 class SeatState:
     """One seat: its rack (physical ids, in arrival order) and what it has done."""
 
-    rack: tuple[int, ...]
+    rack: tuple[int, ...] = attrs.field(metadata=PLACE)
     opened: bool = False
     """Completed a first etalare (in an earlier turn, or in the pending one once it ends)."""
-    turns: int = 0
+    turns: int = attrs.field(default=0, metadata=COUNT)
     """Own turns begun, the pending one included (``turn_number`` of the turn rules)."""
     has_taken: bool = False
     """Has made a take in this round (ATU-02: the atu is announced before it)."""
@@ -126,8 +144,8 @@ class RoundEnd:
     """How the round ended."""
 
     reason: EndReason
-    closer: int | None = None
-    closing_tile: int | None = None
+    closer: int | None = attrs.field(default=None, metadata=SEAT)
+    closing_tile: int | None = attrs.field(default=None, metadata=TILE_ID)
     pe_tabla: bool = False
 
 

@@ -36,7 +36,11 @@ Games, records and views (see docs/saving.md)
     anything wrong raises :class:`~remi_rules.errors.InvalidStateError` with a
     :class:`~remi_rules.errors.StateErrorCode` and ``details["path"]`` naming the field
     (``state.seats[2].rack[5]``; the document itself is ``$``).  The JSON Schemas of the
-    formats are :func:`game_schema` and :func:`record_schema` (docs/schema/).
+    formats are :func:`game_schema` and :func:`record_schema` (docs/schema/).  Each
+    format has its version; an older document is migrated to the current one before
+    it is read, a knob added later getting its documented default (docs/saving.md,
+    "Versions and migrations"); the position is checked by
+    :func:`remi_rules.engine.state_problems`.
 
 Bounds (games, records, matches: :func:`dump_match` / :func:`load_match` /
 :func:`loads_match`)

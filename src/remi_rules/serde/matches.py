@@ -6,30 +6,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-import attrs
-
-from ..engine import Automation, Game, Match, MatchConfig
+from ..engine import Game, Match, MatchConfig
 from ..errors import InvalidStateError, StateErrorCode
 from ..ruleset import Ruleset
-from .games import (
-    _RULES,
-    MAX_DOCUMENT_BYTES,
-    _Ctx,
-    _parse,
-    _scan,
-    _show,
-    dump_game,
-    load_game,
-)
-from .rulesets import FORMAT_VERSION, ruleset_to_dict
+from ._bounds import _scan, _show
+from ._convert import structure, unstructure
+from ._forms import _RULES, MAX_DOCUMENT_BYTES
+from ._migrations import current_version, migrate
+from ._spec import _Ctx
+from .games import _parse, dump_game, load_game
+from .rulesets import ruleset_to_dict
 
 __all__ = ["dump_match", "load_match", "loads_match"]
 
 _S: Final = StateErrorCode
 _KEYS: Final = ("config", "fingerprint", "format_version", "kind", "players", "rounds", "rules")
-_CONFIG_KEYS: Final = ("automation", "first_starter", "max_rounds", "rounds", "target")
-_AUTOMATION_KEYS: Final = ("announcements", "forced_takes", "scoring")
-_MAX_ROUNDS: Final = 10_000
 
 
 def dump_match(match: Match) -> dict[str, Any]:
@@ -41,7 +32,7 @@ def dump_match(match: Match) -> dict[str, Any]:
     cfg = match.config
     return {
         "kind": "match",
-        "format_version": FORMAT_VERSION,
+        "format_version": current_version("match"),
         "fingerprint": match.rules.fingerprint(),
         "rules": ruleset_to_dict(match.rules),
         "players": match.players,
@@ -50,7 +41,7 @@ def dump_match(match: Match) -> dict[str, Any]:
             "target": cfg.target,
             "max_rounds": cfg.max_rounds,
             "first_starter": match.first_starter,
-            "automation": attrs.asdict(cfg.automation),
+            "automation": unstructure(cfg.automation),
         },
         "rounds": [dump_game(game) for game in match.games],
     }
@@ -105,19 +96,20 @@ def load_match(data: Mapping[str, Any], *, seed: int | str | None = None) -> Mat
     :class:`~remi_rules.errors.InvalidStateError` naming the path."""
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
         raise TypeError(f"seed must be an int, a str or None, not {type(seed).__name__}")
+    current = current_version("match")
     version = data.get("format_version") if isinstance(data, dict) else None
-    if type(version) is int and version != FORMAT_VERSION:  # a newer file says so first
-        raise _fail(
-            _S.FORMAT_VERSION, "format_version", got=_show(version), expected=FORMAT_VERSION
-        )
+    if type(version) is int and not 1 <= version <= current:  # a newer file says so first
+        raise _fail(_S.FORMAT_VERSION, "format_version", got=_show(version), expected=current)
     _scan(data, MAX_DOCUMENT_BYTES)
     doc = _keys(data, _KEYS, "")
     if doc["kind"] != "match":
         raise _fail(_S.BAD_VALUE, "kind", why="not a saved match")
-    if doc["format_version"] != FORMAT_VERSION or type(doc["format_version"]) is not int:
+    if type(doc["format_version"]) is not int or not 1 <= doc["format_version"] <= current:
         raise _fail(
-            _S.FORMAT_VERSION, "format_version", got=_show(doc["format_version"]), expected=1
+            _S.FORMAT_VERSION, "format_version", got=_show(doc["format_version"]), expected=current
         )
+    if doc["format_version"] != current:  # an older match: brought to this version first
+        doc = migrate(doc, "match")
     rules: Ruleset = _RULES.read(doc["rules"], "rules", _Ctx())
     if doc["fingerprint"] != rules.fingerprint():
         raise _fail(
@@ -128,21 +120,16 @@ def load_match(data: Mapping[str, Any], *, seed: int | str | None = None) -> Mat
         )
     players = _int(doc["players"], "players", 2, 4)
     assert players is not None
-    c = _keys(doc["config"], _CONFIG_KEYS, "config")
-    a = _keys(c["automation"], _AUTOMATION_KEYS, "config.automation")
-    automation = Automation(**{k: _bool(a[k], f"config.automation.{k}") for k in a})
-    first = _int(c["first_starter"], "config.first_starter", 0, players - 1)
-    assert first is not None
     try:
-        config = MatchConfig(
-            rounds=_int(c["rounds"], "config.rounds", 1, _MAX_ROUNDS, optional=True),
-            target=_int(c["target"], "config.target", 1, 10**9, optional=True),
-            max_rounds=_int(c["max_rounds"], "config.max_rounds", 1, _MAX_ROUNDS) or 1,
-            first_starter=first,
-            automation=automation,
-        )
-    except ValueError as err:
+        config: MatchConfig = structure(doc["config"], MatchConfig, "config", players=players)
+    except ValueError as err:  # MatchConfig's own checks (rounds and target both given)
+        if isinstance(err, InvalidStateError):
+            raise
         raise _fail(_S.BAD_VALUE, "config", why=str(err)) from err
+    first = config.first_starter
+    if first is None:
+        raise _fail(_S.WRONG_TYPE, "config.first_starter", expected="an integer", got="null")
+    automation = config.automation
     rounds = doc["rounds"]
     if not isinstance(rounds, list) or not rounds:
         raise _fail(

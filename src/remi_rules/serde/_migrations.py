@@ -1,0 +1,113 @@
+"""Format versions and their migrations (docs/saving.md, "Versions and migrations").
+
+Each saved format (``kind``: ``game``, ``record``, ``match``, ``view``) has its
+version, :data:`FORMAT_VERSIONS`.  A document of an older version is brought to the
+current one before it is read, one version at a time, by a chain of steps; a newer
+one is refused (``state_format_version``).  The usual step is a knob added to the
+:class:`~remi_rules.Ruleset`: :data:`KNOBS_ADDED` gives the version that added it and
+the value older documents get (the one that plays as they did).  Before such a step
+rewrites the rules, it checks the document's fingerprint under the old knob set
+(``state_fingerprint`` otherwise), so a document is never rewritten into one it was
+not; then it adds the knob and writes the new fingerprint.
+
+None has been added yet: every format is at version 1, and the files under
+tests/data/ (version 1) are loaded by the test suite for ever after.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+import attrs
+
+from ..errors import InvalidStateError, StateErrorCode
+
+__all__ = ["FORMAT_VERSIONS", "KNOBS_ADDED", "KnobAdded", "current_version", "migrate"]
+
+_S: Final = StateErrorCode
+
+
+@attrs.frozen
+class KnobAdded:
+    """A knob added to the rules in format ``version``: older documents get
+    ``default`` (a plain JSON value, as :func:`~remi_rules.serde.ruleset_to_dict`
+    writes it)."""
+
+    version: int
+    knob: str
+    default: Any
+
+
+FORMAT_VERSIONS: Final[dict[str, int]] = {"game": 1, "record": 1, "match": 1, "view": 1}
+"""The version each format is written in (``format_version`` of its documents)."""
+
+KNOBS_ADDED: Final[list[KnobAdded]] = []
+"""The knobs added since format 1, oldest first (none yet).  Adding a knob: append
+``KnobAdded(v, name, default)`` and set every format's version to ``v``."""
+
+Step = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def current_version(kind: str) -> int:
+    """The version :func:`~remi_rules.serde.dump_game` and the others write for
+    ``kind``."""
+    return FORMAT_VERSIONS[kind]
+
+
+def _fingerprint(rules: Mapping[str, Any]) -> str:
+    """:meth:`Ruleset.fingerprint <remi_rules.Ruleset.fingerprint>` of plain rules
+    (the same hash of the same canonical text), for any knob set."""
+    canonical = json.dumps(rules, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+
+def _add_knobs(version: int) -> Step:
+    """The step from ``version - 1`` to ``version``: the knobs added in ``version``."""
+
+    def step(doc: dict[str, Any]) -> dict[str, Any]:
+        added = [k for k in KNOBS_ADDED if k.version == version]
+        rules, fingerprint = doc.get("rules"), doc.get("fingerprint")
+        if added and isinstance(rules, dict) and type(fingerprint) is str:
+            old = _fingerprint(rules)
+            if fingerprint != old:
+                raise InvalidStateError(
+                    _S.FINGERPRINT, path="fingerprint", got=fingerprint, expected=old
+                )
+            for knob in added:
+                if knob.knob in rules:  # the old format had no such knob
+                    raise InvalidStateError(
+                        _S.UNKNOWN_KEY, path=f"rules.{knob.knob}", key=knob.knob
+                    )
+            rules = {**rules, **{k.knob: k.default for k in added}}
+            doc = {**doc, "rules": rules, "fingerprint": _fingerprint(rules)}
+        return {**doc, "format_version": version}
+
+    return step
+
+
+EXTRA_STEPS: Final[dict[tuple[str, int], Step]] = {}
+"""Steps other than knobs added, by ``(kind, version they lead to)``; they run after
+that version's knobs are added."""
+
+
+def _chain(kind: str, version: int) -> list[Step]:
+    steps: list[Step] = []
+    for v in range(version + 1, current_version(kind) + 1):
+        steps.append(_add_knobs(v))
+        if (kind, v) in EXTRA_STEPS:
+            steps.append(EXTRA_STEPS[kind, v])
+    return steps
+
+
+def migrate(doc: dict[str, Any], kind: str) -> dict[str, Any]:
+    """``doc`` brought to the current version of ``kind`` (itself when it is there):
+    a new dict, ``doc`` untouched.  Its ``format_version`` is an int from 1 to the
+    current one (the loaders refuse any other first); a step refuses a document it
+    cannot rewrite with :class:`~remi_rules.errors.InvalidStateError`."""
+    version = doc["format_version"]
+    for step in _chain(kind, version):
+        doc = step(doc)
+    return doc
