@@ -242,7 +242,11 @@ class _Enum(_Spec):
             _wrong_type(path, "string", value)
         if value not in self.values:
             _fail(
-                _S.BAD_VALUE, path, why=f"{_show(value)!r} is not one of {', '.join(self.values)}"
+                _S.BAD_VALUE,
+                path,
+                why="not_one_of",
+                value=_show(value),
+                choices=", ".join(self.values),
             )
         return self.cls(value) if self.cls is not None else value
 
@@ -261,7 +265,7 @@ class _Const(_Spec):
         if type(value) is not type(self.value):
             _wrong_type(path, _json_type(self.value), value)
         if value != self.value:
-            _fail(_S.BAD_VALUE, path, why=f"expected {self.value!r}, got {_show(value)!r}")
+            _fail(_S.BAD_VALUE, path, why="not_the_constant", expected=self.value, got=_show(value))
         return value
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
@@ -276,7 +280,7 @@ class _Str(_Spec):
         if type(value) is not str:
             _wrong_type(path, "string", value)
         if self.pattern is not None and re.fullmatch(self.pattern, value) is None:
-            _fail(_S.BAD_VALUE, path, why=f"{_show(value)!r} does not match {self.pattern}")
+            _fail(_S.BAD_VALUE, path, why="pattern", value=_show(value), pattern=self.pattern)
         return value
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
@@ -341,12 +345,14 @@ class _List(_Spec):
             _wrong_type(path, "array", value)
         n = len(value)
         if not self.min_items <= n <= self.max_items:
-            what = (
-                f"exactly {self.max_items}"
-                if self.min_items == self.max_items
-                else f"{self.min_items} to {self.max_items}"
+            _fail(
+                self.size_code,
+                path,
+                why="item_count",
+                count=n,
+                lo=self.min_items,
+                hi=self.max_items,
             )
-            _fail(self.size_code, path, why=f"it holds {n} items, not {what}")
         out = [self.inner.read(item, f"{path}[{k}]", ctx) for k, item in enumerate(value)]
         if self.unique:
             first: dict[Any, int] = {}
@@ -355,12 +361,14 @@ class _List(_Spec):
                     _fail(
                         self.dup_code,
                         f"{path}[{k}]",
-                        why=f"{_show(item)!r} is also at {path}[{first[item]}]",
+                        why="duplicate_item",
+                        value=_show(item),
+                        other=f"{path}[{first[item]}]",
                     )
                 first[item] = k
         if self.frozen:
             if out != sorted(out):
-                _fail(_S.BAD_VALUE, path, why="the items must be in ascending order")
+                _fail(_S.BAD_VALUE, path, why="ascending")
             return frozenset(out)
         return tuple(out)
 
@@ -456,7 +464,7 @@ class _Steps(_Spec):
         if type(kind) is not str:
             _wrong_type(_child(path, "kind"), "string", kind)
         if kind not in self.kinds:
-            _fail(_S.BAD_VALUE, _child(path, "kind"), why=f"there is no step {_show(kind)!r}")
+            _fail(_S.BAD_VALUE, _child(path, "kind"), why="no_such_step", kind=_show(kind))
         data = self.kinds[kind].read(value, path, ctx)
         del data["kind"]
         step: Step = self.classes[kind](**data)  # type: ignore[assignment]
@@ -655,9 +663,9 @@ class _Rules(_Spec):
         except InvalidRulesetError as err:
             knob = err.details.get("knob")
             where = _child(path, str(knob)) if knob else path
-            _fail(_S.BAD_RULESET, where, why=err.message(), ruleset_code=err.code.value)
+            _fail(_S.BAD_RULESET, where, why="ruleset", cause=err, ruleset_code=err.code.value)
         except Exception as err:  # anything else ruleset_from_dict may meet in odd data
-            _fail(_S.BAD_RULESET, path, why=f"{type(err).__name__}: {err}")
+            _fail(_S.BAD_RULESET, path, why="unexpected", error=type(err).__name__)
 
     def dump(self, value: Any) -> Any:
         return ruleset_to_dict(value)
@@ -872,7 +880,9 @@ def _table(raw: dict[str, Any], path: str, rules: Ruleset) -> Table:
                 _fail(
                     _S.BAD_VALUE,
                     f"{mp}.{key}",
-                    why=f"it has {len(meld[key])} entries for {len(ids)} tiles",
+                    why="entries_per_tile",
+                    count=len(meld[key]),
+                    tiles=len(ids),
                 )
         tiles = tuple(tile_value_of(i, jokers) for i in ids)
         try:
@@ -881,18 +891,20 @@ def _table(raw: dict[str, Any], path: str, rules: Ruleset) -> Table:
             _fail(
                 _S.BAD_VALUE,
                 f"{mp}.ids",
-                why=f"not a valid meld: {err.message()}",
+                why="invalid_meld",
+                cause=err,
                 meld_code=err.code.value,
             )
         if analysis.tiles != tiles:
-            _fail(_S.BAD_VALUE, f"{mp}.ids", why="the tiles are not in table order")
+            _fail(_S.BAD_VALUE, f"{mp}.ids", why="table_order")
         replacements = meld["replacements"]
         for k, tile_id in enumerate(sorted(replacements)):
             if tile_id not in ids or tile_id in JOKER_IDS:
                 _fail(
                     _S.BAD_VALUE,
                     f"{mp}.replacements[{k}]",
-                    why=f"tile {tile_id} is not a real tile of this meld",
+                    why="not_a_real_tile",
+                    tile_id=tile_id,
                 )
         replaced += len(replacements)
         to_owner = rules.swap_replacement_credited_to is SwapReplacementCredit.MELD_OWNER
@@ -904,7 +916,8 @@ def _table(raw: dict[str, Any], path: str, rules: Ruleset) -> Table:
                 _fail(
                     _S.BAD_VALUE,
                     f"{mp}.credited[{i}]",
-                    why=f"the tile is credited to seat {want} (VALUE-05, LIPI-04)",
+                    why="credited",
+                    seat=want,
                 )
         melds.append(
             TableMeld(
@@ -928,15 +941,16 @@ def _table(raw: dict[str, Any], path: str, rules: Ruleset) -> Table:
                 hi=rules.joker_swap_limit,
             )
         if history.fixed_as is not None and not (fixed_mode and history.swaps):
-            _fail(_S.BAD_VALUE, f"{jp}.fixed_as", why="only a swapped joker in online is fixed")
+            _fail(_S.BAD_VALUE, f"{jp}.fixed_as", why="fixed_only_swapped")
         if history.fixed_as is None and fixed_mode and history.swaps:
-            _fail(_S.BAD_VALUE, f"{jp}.fixed_as", why="a swapped joker is fixed (JOLY-05)")
+            _fail(_S.BAD_VALUE, f"{jp}.fixed_as", why="swapped_is_fixed")
     if replaced != sum(h.swaps for h in jokers):
         _fail(
             _S.BAD_VALUE,
             f"{path}.jokers",
-            why=f"{replaced} tile(s) replace a joker on the table, but the jokers were "
-            f"swapped {sum(h.swaps for h in jokers)} time(s)",
+            why="replacements",
+            replaced=replaced,
+            swaps=sum(h.swaps for h in jokers),
         )
     return Table(melds=tuple(melds), jokers=jokers)
 
@@ -953,22 +967,24 @@ def _census(state: GameState, path: str) -> None:
         for k, tile_id in enumerate(ids):
             here = f"{place}[{k}]"
             if tile_id in where:
-                _fail(_S.TILE_COUNT, here, why=f"tile {tile_id} is also at {where[tile_id]}")
+                _fail(_S.TILE_COUNT, here, why="also_at", tile_id=tile_id, other=where[tile_id])
             where[tile_id] = here
     if state.atu_face_up:
         if state.atu in where:
             _fail(
                 _S.TILE_COUNT,
                 f"{path}.atu",
-                why=f"the face-up atu {state.atu} is also at {where[state.atu]}",
+                why="atu_also_at",
+                tile_id=state.atu,
+                other=where[state.atu],
             )
         where[state.atu] = f"{path}.atu"
     if len(where) != 106:
         missing = sorted(set(range(106)) - set(where))
-        _fail(_S.TILE_COUNT, path, why=f"{len(missing)} tile(s) are nowhere: {missing[:10]}")
+        _fail(_S.TILE_COUNT, path, why="nowhere", count=len(missing), tile_ids=missing[:10])
     problem = tile_census(state)
     if problem is not None:  # the engine's own census agrees, or says why not
-        _fail(_S.TILE_COUNT, path, why=problem)
+        _fail(_S.TILE_COUNT, path, why="census")
 
 
 def _turns_begun(state: GameState, seat: int) -> int:
@@ -983,21 +999,21 @@ def _check_state(state: GameState, path: str) -> None:
     p = path
     rules, n = state.rules, state.players
     if len(state.seats) != n:
-        _fail(_S.BAD_VALUE, f"{p}.seats", why=f"{len(state.seats)} seats for {n} players")
+        _fail(_S.BAD_VALUE, f"{p}.seats", why="seats", seats=len(state.seats), players=n)
     if state.dealer != (state.starter - 1) % n:
-        _fail(_S.BAD_VALUE, f"{p}.dealer", why="the dealer sits just before the starter")
+        _fail(_S.BAD_VALUE, f"{p}.dealer", why="dealer")
     _census(state, p)
     over, turn, end = state.phase is Phase.OVER, state.pending, state.end
     # -- the phase
     if over != (end is not None):
         where = f"{p}.end" if over else f"{p}.phase"
-        _fail(_S.BAD_PHASE, where, why="the phase is over exactly when the round has an end")
+        _fail(_S.BAD_PHASE, where, why="over_iff_end")
     if state.current != (state.starter + state.turn - 1) % n:
-        _fail(_S.BAD_PHASE, f"{p}.current", why=f"turn {state.turn} is not this seat's")
+        _fail(_S.BAD_PHASE, f"{p}.current", why="not_this_seat", turn=state.turn)
     if rules.max_turns_per_round is not None and state.turn > rules.max_turns_per_round:
         _fail(_S.OUT_OF_RANGE, f"{p}.turn", value=state.turn, lo=1, hi=rules.max_turns_per_round)
     if state.preplay != (state.turn == 1 and not over):
-        _fail(_S.BAD_PHASE, f"{p}.preplay", why="pre-play lasts until the starter's discard")
+        _fail(_S.BAD_PHASE, f"{p}.preplay", why="preplay")
     if state.turn == 1:
         # A round may end in turn 1 (a turn cap of 1, a close with a one-tile hand):
         # the starter's discard or closing tile is then in the row.
@@ -1014,18 +1030,18 @@ def _check_state(state: GameState, path: str) -> None:
             else None
         )
         if early is not None:
-            _fail(_S.BAD_PHASE, early, why="nothing is played before the starter's first discard")
+            _fail(_S.BAD_PHASE, early, why="before_first_discard")
     for s, seat in enumerate(state.seats):
         want = _turns_begun(state, s)
         if seat.turns != want:
-            _fail(_S.BAD_VALUE, f"{p}.seats[{s}].turns", why=f"by turn {state.turn} it is {want}")
+            _fail(_S.BAD_VALUE, f"{p}.seats[{s}].turns", why="turns_by", turn=state.turn, want=want)
     if over:
         for key in ("pending", "announce_window"):
             if getattr(state, key) is not None:
-                _fail(_S.BAD_PHASE, f"{p}.{key}", why="the round is over")
+                _fail(_S.BAD_PHASE, f"{p}.{key}", why="round_over")
     else:
         if turn is None:
-            _fail(_S.BAD_PHASE, f"{p}.pending", why="a round in play has a pending turn")
+            _fail(_S.BAD_PHASE, f"{p}.pending", why="pending_turn")
         _check_turn(state, turn, f"{p}.pending")
     _check_window(state, p)
     _check_atu_row_exchanged(state, p)
@@ -1035,68 +1051,69 @@ def _check_state(state: GameState, path: str) -> None:
     owners = {m.owner for m in state.table.melds}
     for s, seat in enumerate(state.seats):
         if seat.opened and s not in owners:
-            _fail(_S.BAD_VALUE, f"{p}.seats[{s}].opened", why="the seat has no meld on the table")
+            _fail(_S.BAD_VALUE, f"{p}.seats[{s}].opened", why="no_meld")
     new = turn.new_melds if turn is not None else ()
     for m, meld in enumerate(state.table.melds):
         if not state.seats[meld.owner].opened and m not in new:
             _fail(
                 _S.BAD_VALUE,
                 f"{p}.table.melds[{m}].owner",
-                why=f"seat {meld.owner} has not opened",
+                why="owner_not_opened",
+                seat=meld.owner,
             )
 
 
 def _check_turn(state: GameState, turn: TurnState, path: str) -> None:
     if turn.seat != state.current:
-        _fail(_S.BAD_PHASE, f"{path}.seat", why="the pending turn is the current seat's")
+        _fail(_S.BAD_PHASE, f"{path}.seat", why="pending_seat")
     if turn.number != state.turn:
-        _fail(_S.BAD_PHASE, f"{path}.number", why="the pending turn is the round's turn")
+        _fail(_S.BAD_PHASE, f"{path}.number", why="pending_number")
     took = turn.took
     if state.turn == 1:
         if took is not None:
-            _fail(_S.BAD_PHASE, f"{path}.took", why="the starter's first turn has no take")
+            _fail(_S.BAD_PHASE, f"{path}.took", why="first_turn_no_take")
         if state.phase is not Phase.ACTION:
-            _fail(_S.BAD_PHASE, f"{_state_path(path)}.phase", why="turn 1 is a discard only")
+            _fail(_S.BAD_PHASE, f"{_state_path(path)}.phase", why="turn_one_discard")
     elif (state.phase is Phase.TAKE) != (took is None):
         _fail(
             _S.BAD_PHASE,
             f"{_state_path(path)}.phase",
-            why="the phase is take exactly while the turn has no take",
+            why="take_phase",
         )
     seat = state.seats[state.current]
     if took is None and turn.rack_at_start != seat.rack:
-        _fail(_S.BAD_VALUE, f"{path}.rack_at_start", why="the turn has not changed the rack yet")
+        _fail(_S.BAD_VALUE, f"{path}.rack_at_start", why="rack_unchanged")
     if turn.opened_before != seat.opened:
-        _fail(_S.BAD_VALUE, f"{path}.opened_before", why="a seat opens only at its turn's end")
+        _fail(_S.BAD_VALUE, f"{path}.opened_before", why="opens_at_end")
     ob = turn.obligation
     source = _SOURCE_OF_TAKE.get(took) if took is not None else None
     if (ob.source if ob is not None else None) != source:
-        _fail(_S.BAD_VALUE, f"{path}.obligation", why=f"a {took or 'missing'} take gives none")
+        _fail(_S.BAD_VALUE, f"{path}.obligation", why="no_obligation", took=took or "missing")
     if ob is not None:
         if ob.rack_before_take != turn.rack_at_start:
             _fail(
                 _S.BAD_VALUE,
                 f"{path}.obligation.rack_before_take",
-                why="the take is the turn's first step",
+                why="take_first_step",
             )
         if (ob.source is TakeSource.OLDER) != bool(ob.also_taken):
             _fail(
                 _S.BAD_VALUE,
                 f"{path}.obligation.also_taken",
-                why="only a rupere takes later discards too",
+                why="rupere_takes_later",
             )
         if ob.source is TakeSource.ATU and ob.picked != state.atu:
-            _fail(_S.BAD_VALUE, f"{path}.obligation.picked", why="the atu was taken")
+            _fail(_S.BAD_VALUE, f"{path}.obligation.picked", why="atu_taken")
     melds = len(state.table.melds)
     k = len(turn.new_melds)
     if turn.new_melds != tuple(range(melds - k, melds)):
-        _fail(_S.BAD_VALUE, f"{path}.new_melds", why="the turn's melds are the table's last")
+        _fail(_S.BAD_VALUE, f"{path}.new_melds", why="melds_last")
     if any(state.table.melds[m].owner != turn.seat for m in turn.new_melds):
-        _fail(_S.BAD_VALUE, f"{path}.new_melds", why="the turn's melds are its seat's")
+        _fail(_S.BAD_VALUE, f"{path}.new_melds", why="melds_own")
     placed = set(turn.placed)
     for i, tile_id in enumerate(turn.laid_off):
         if tile_id not in placed:
-            _fail(_S.BAD_VALUE, f"{path}.laid_off[{i}]", why="a tile laid off was placed")
+            _fail(_S.BAD_VALUE, f"{path}.laid_off[{i}]", why="laid_off_placed")
     # A tile is put on the table once in a turn, except a joker swapped back into the
     # rack in this turn, which may be put there again (once per swap).
     for key in ("laid_off", "placed", "swapped_jokers"):
@@ -1113,20 +1130,23 @@ def _check_turn(state: GameState, turn: TurnState, path: str) -> None:
                 _fail(
                     _S.BAD_VALUE,
                     f"{path}.{key}[{i}]",
-                    why=f"{tile_id} is there {seen[tile_id]} times; at most {most}",
+                    why="repeated",
+                    tile_id=tile_id,
+                    count=seen[tile_id],
+                    most=most,
                 )
     for m in turn.new_melds:
         if not placed.issuperset(state.table.melds[m].ids):
-            _fail(_S.BAD_VALUE, f"{path}.placed", why=f"meld {m}'s tiles were placed this turn")
+            _fail(_S.BAD_VALUE, f"{path}.placed", why="meld_placed", meld_index=m)
     for i, joker in enumerate(turn.swapped_jokers):
         if not state.table.joker(joker).swaps:
-            _fail(_S.BAD_VALUE, f"{path}.swapped_jokers[{i}]", why="that joker was never swapped")
+            _fail(_S.BAD_VALUE, f"{path}.swapped_jokers[{i}]", why="never_swapped")
     # The counter also counts the steps taken back since (Game.undo keeps counting).
     moves = (took is not None) + k + len(turn.laid_off) + len(turn.swapped_jokers)
     if turn.steps < moves:
-        _fail(_S.BAD_VALUE, f"{path}.steps", why=f"the turn has made {moves} step(s)")
+        _fail(_S.BAD_VALUE, f"{path}.steps", why="turn_steps", count=moves)
     if took is None and (k or turn.laid_off or turn.swapped_jokers):
-        _fail(_S.BAD_PHASE, f"{path}.took", why="a turn takes before it plays")
+        _fail(_S.BAD_PHASE, f"{path}.took", why="takes_before_play")
 
 
 def _state_path(turn_path: str) -> str:
@@ -1139,60 +1159,60 @@ def _check_window(state: GameState, p: str) -> None:
         return
     turn = state.pending
     if window != (state.current - 1) % state.players:
-        _fail(_S.BAD_PHASE, f"{p}.announce_window", why="only the last turn's seat may announce")
+        _fail(_S.BAD_PHASE, f"{p}.announce_window", why="announce_seat")
     if turn is None or turn.steps or turn.took is not None:
-        _fail(_S.BAD_PHASE, f"{p}.announce_window", why="the next turn's first step closes it")
+        _fail(_S.BAD_PHASE, f"{p}.announce_window", why="window_closes")
     seat = state.seats[window]
     if seat.announced_few or len(seat.rack) > state.rules.announce_threshold:
-        _fail(_S.BAD_VALUE, f"{p}.announce_window", why="that seat has nothing to announce")
+        _fail(_S.BAD_VALUE, f"{p}.announce_window", why="nothing_to_announce")
 
 
 def _check_atu_row_exchanged(state: GameState, p: str) -> None:
     rules = state.rules
     if state.atu in JOKER_IDS and not rules.atu_may_be_joker:
-        _fail(_S.BAD_VALUE, f"{p}.atu", why="a joker turned up is put back (DEAL-03)")
+        _fail(_S.BAD_VALUE, f"{p}.atu", why="atu_joker")
     if not state.atu_face_up:
         turn, end = state.pending, state.end
         if not (
             (turn is not None and turn.took == "take_atu")
             or (end is not None and end.reason is EndReason.CLOSED)
         ):
-            _fail(_S.BAD_PHASE, f"{p}.atu_face_up", why="whoever takes the atu closes at once")
+            _fail(_S.BAD_PHASE, f"{p}.atu_face_up", why="atu_closes")
     if state.row_dead_first and not (rules.first_discard_dead and state.row):
-        _fail(_S.BAD_VALUE, f"{p}.row_dead_first", why="there is no dead first discard")
+        _fail(_S.BAD_VALUE, f"{p}.row_dead_first", why="no_dead_first")
     if state.exchanged and not rules.doubles_exchange:
-        _fail(_S.BAD_VALUE, f"{p}.exchanged", why="these rules have no doubles exchange")
+        _fail(_S.BAD_VALUE, f"{p}.exchanged", why="no_exchange")
     if len(state.exchanged) % 2:
-        _fail(_S.BAD_VALUE, f"{p}.exchanged", why="doubles are exchanged in pairs")
+        _fail(_S.BAD_VALUE, f"{p}.exchanged", why="exchange_pairs")
 
 
 def _check_end(state: GameState, end: RoundEnd, path: str) -> None:
     rules = state.rules
     if end.reason is EndReason.CLOSED:
         if end.closer != state.current:
-            _fail(_S.BAD_VALUE, f"{path}.closer", why="the round closes in the closer's turn")
+            _fail(_S.BAD_VALUE, f"{path}.closer", why="closer_turn")
         if end.closing_tile is None:
-            _fail(_S.BAD_VALUE, f"{path}.closing_tile", why="a close has a closing tile")
+            _fail(_S.BAD_VALUE, f"{path}.closing_tile", why="closing_tile")
         rack = state.seats[end.closer].rack
         if rules.closing_tile_mode is ClosingTileMode.KEEP:
             if rack != (end.closing_tile,):
-                _fail(_S.BAD_VALUE, f"{path}.closing_tile", why="the closer keeps it, alone")
+                _fail(_S.BAD_VALUE, f"{path}.closing_tile", why="closer_keeps")
         elif rack or not state.row or state.row[-1] != end.closing_tile:
-            _fail(_S.BAD_VALUE, f"{path}.closing_tile", why="it is the last discard")
+            _fail(_S.BAD_VALUE, f"{path}.closing_tile", why="last_discard")
         if end.pe_tabla and not (
             rules.pe_tabla_enabled and state.seats[end.closer].declared_pe_tabla
         ):
-            _fail(_S.BAD_VALUE, f"{path}.pe_tabla", why="the closer did not declare pe tablă")
+            _fail(_S.BAD_VALUE, f"{path}.pe_tabla", why="not_declared")
         return
     for key in ("closer", "closing_tile"):
         if getattr(end, key) is not None:
-            _fail(_S.BAD_VALUE, f"{path}.{key}", why=f"the round ended by {end.reason.value}")
+            _fail(_S.BAD_VALUE, f"{path}.{key}", why="ended_by", end=end.reason.value)
     if end.pe_tabla:
-        _fail(_S.BAD_VALUE, f"{path}.pe_tabla", why=f"the round ended by {end.reason.value}")
+        _fail(_S.BAD_VALUE, f"{path}.pe_tabla", why="ended_by", end=end.reason.value)
     if end.reason is EndReason.STOCK_EXHAUSTED and state.stock:
-        _fail(_S.BAD_VALUE, f"{path}.reason", why="the stock is not empty")
+        _fail(_S.BAD_VALUE, f"{path}.reason", why="stock_not_empty")
     if end.reason is EndReason.MAX_TURNS and state.turn != rules.max_turns_per_round:
-        _fail(_S.BAD_VALUE, f"{path}.reason", why="the turn cap was not reached")
+        _fail(_S.BAD_VALUE, f"{path}.reason", why="cap_not_reached")
 
 
 # -- reading: bounds, JSON text, the record's replay ----------------------------------------
@@ -1282,7 +1302,20 @@ def _scan(data: object, limit: int = 0) -> None:
 
 
 class _NotJson(Exception):
-    pass
+    """Text that is not JSON by the loader's rules: ``why`` a sub-code, with its data."""
+
+    def __init__(self, why: str, **details: object) -> None:
+        super().__init__(why)
+        self.details = {"why": why, **details}
+
+
+def _not_json(err: Exception) -> dict[str, object]:
+    """The details of a ``state_not_json`` refusal: a sub-code and where."""
+    if isinstance(err, _NotJson):
+        return err.details
+    if isinstance(err, json.JSONDecodeError):
+        return {"why": "json_syntax", "line": err.lineno, "column": err.colno}
+    return {"why": "json_value"}
 
 
 def _parse_int(text: str) -> int | _HugeInt:
@@ -1291,14 +1324,14 @@ def _parse_int(text: str) -> int | _HugeInt:
 
 
 def _no_constant(name: str) -> NoReturn:
-    raise _NotJson(f"{name} is not a JSON number")
+    raise _NotJson("json_constant", name=name)
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise _NotJson(f"the key {_show(key)!r} appears twice in one object")
+            raise _NotJson("json_duplicate_key", key=_show(key))
         out[key] = value
     return out
 
@@ -1333,7 +1366,7 @@ def _parse(text: object, limit: int | None = None) -> Any:
     except RecursionError:
         _fail(_S.TOO_DEEP, "$", limit=MAX_DEPTH)
     except (ValueError, _NotJson) as err:
-        _fail(_S.NOT_JSON, "$", why=str(err)[:200])
+        _fail(_S.NOT_JSON, "$", **_not_json(err))
 
 
 def _header(data: object, doc: _Obj, kind: str) -> tuple[dict[str, Any], _Ctx]:
@@ -1374,7 +1407,7 @@ def _read_record(data: dict[str, Any], path: str, ctx: _Ctx) -> GameRecord:
         key: spec.read(data[key], _child(path, key), ctx) for key, spec in _RECORD_BODY.items()
     }
     if values["dealer"] != (values["starter"] - 1) % values["players"]:
-        _fail(_S.BAD_VALUE, _child(path, "dealer"), why="the dealer sits just before the starter")
+        _fail(_S.BAD_VALUE, _child(path, "dealer"), why="dealer")
     return GameRecord(rules=ctx.ruleset, **values)
 
 
@@ -1405,7 +1438,7 @@ def _replay(
         _fail(
             _S.BAD_RECORD,
             f"{prefix}steps",
-            why=f"the engine failed replaying it ({type(err).__name__}: {str(err)[:200]})",
+            why="engine_failed",
             engine_error=type(err).__name__,
         )
     used = len(game.record().chance)
@@ -1413,7 +1446,8 @@ def _replay(
         _fail(
             _S.BAD_RECORD,
             f"{prefix}chance[{used}]",
-            why=f"{len(record.chance) - used} chance outcome(s) were never used",
+            why="chance_unused",
+            count=len(record.chance) - used,
         )
     if names is not None:
         game.names = names
@@ -1495,7 +1529,7 @@ def load_game(
     names = _GAME_DOC.fields["names"].read(doc["names"], "names", ctx)
     fields = _STATE.read(doc["state"], "state", ctx)
     if len(names) != ctx.players:
-        _fail(_S.BAD_VALUE, "names", why=f"{len(names)} names for {ctx.players} players")
+        _fail(_S.BAD_VALUE, "names", why="names", names=len(names), players=ctx.players)
     fields["table"] = _table(fields["table"], "state.table", ctx.ruleset)
     state = GameState(rules=ctx.ruleset, **fields)
     _check_state(state, "state")
@@ -1507,7 +1541,7 @@ def load_game(
     if game.state != state:
         found = _first_difference(_STATE.dump(state), _STATE.dump(game.state), "state")
         where, value = found if found is not None else ("state", None)
-        _fail(_S.BAD_VALUE, where, why=f"the record leads to {_show(value)!r} here")
+        _fail(_S.BAD_VALUE, where, why="record_leads_to", value=_show(value))
     return game
 
 
