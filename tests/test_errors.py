@@ -1,5 +1,5 @@
-"""Errors: every code has a message in every catalogue, every error class is a RemiError and a ValueError,
-errors pickle, and ``str(err)`` names the code.
+"""Errors: every code has a message in every catalogue, every error class is a RemiError
+and a ValueError, errors pickle, and ``str(err)`` names the code.
 
 The code enums are discovered (every StrEnum defined in ``remi_rules.errors``), so a new
 code or a new code enum is checked without touching this file.

@@ -37,6 +37,7 @@ from remi_rules import (
     Ruleset,
     RulesetErrorCode,
     StockExhausted,
+    i18n,
     serde,
     variants,
 )
@@ -140,7 +141,8 @@ def test_an_opening_minimum_no_rack_can_reach_is_refused() -> None:
 
 
 def test_every_conflict_has_both_messages() -> None:
-    for conflict, (ro, en) in UNPLAYABLE_CONFLICTS.items():
+    for conflict in UNPLAYABLE_CONFLICTS:
+        ro, en = (i18n.template(f"conflict:{conflict}", lang) for lang in ("ro", "en"))
         assert ro and en and ro != en, conflict
     # Without details the message still formats (a frontend may build the error).
     bare = InvalidRulesetError(U)

@@ -124,8 +124,10 @@ def catalogue_problems(path: Path, reference: Catalog | None) -> Iterator[str]:
         yield f"{mo}: missing (python tools/catalogues.py --compile)"
     elif mo.read_bytes() != compiled(catalog):
         yield f"{mo}: stale, it is not what {path.name} compiles to (--compile)"
-    if "Plural-Forms" not in dict(catalog.mime_headers):
-        yield f"{path}: no Plural-Forms header"
+    header = path.read_text(encoding="utf-8").split("\n\n", 1)[0]
+    for name in ("Plural-Forms", "POT-Creation-Date"):  # without a date Babel puts now's
+        if f'"{name}:' not in header:
+            yield f"{path}: no {name} header"
     seen: dict[str, int] = {}
     entries = [m for m in catalog if m.id]
     for message in entries:
