@@ -308,3 +308,20 @@ def test_the_catalogues_are_package_data() -> None:
         assert (base / lang / "LC_MESSAGES" / "remi_rules.po").is_file()
         assert (base / lang / "LC_MESSAGES" / "remi_rules.mo").is_file()
     assert errors.all_codes()  # the enums stay the public contract
+
+
+def test_the_check_catches_english_left_in_a_romanian_message() -> None:
+    pytest.importorskip("babel")
+    sys.path.insert(0, str(ROOT / "tools"))
+    import catalogues
+
+    base = ROOT / "src" / "remi_rules" / "locale"
+    cats = {
+        lang: catalogues.read(base / lang / "LC_MESSAGES" / "remi_rules.po") for lang in SHIPPED
+    }
+    assert list(catalogues.mixed_language_problems(cats)) == []
+    leaked = cats["ro"].get("At {path}: impossible value ({why}).", "state_bad_value")
+    assert leaked is not None
+    leaked.string = "La {path}: valoare imposibilă (the dealer sits just before the starter)."
+    problems = list(catalogues.mixed_language_problems(cats))
+    assert any(p.startswith("ro: state_bad_value") and "dealer" in p for p in problems)

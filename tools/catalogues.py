@@ -35,6 +35,7 @@ import argparse
 import io
 import string
 import sys
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -165,22 +166,34 @@ def _words(text: str) -> set[str]:
     out = set()
     for literal, _, _, _ in string.Formatter().parse(text):
         out.update(w.strip(".,;:()'„”!?").lower() for w in literal.split())
-    return {w for w in out if len(w) > 3 and w.isalpha()}
+    return {w for w in out if len(w) > 4 and w.isalpha()}
 
 
 def mixed_language_problems(catalogs: dict[str, Catalog]) -> Iterator[str]:
-    """Romanian and English share few words; a word of one catalogue's messages that
-    only the other uses (and that its own catalogue translates) is a leak."""
-    vocab = {
-        lang: set().union(*(_words(f) for m in c if m.id for f in _forms(m)))
+    """Romanian and English share few words; a word of a message that another
+    catalogue uses and no other message of its own catalogue does is a leak (an
+    English ``why`` left in a Romanian message, say)."""
+    counts: dict[str, Counter[str]] = {}
+    for lang, catalog in catalogs.items():
+        counts[lang] = Counter(
+            w for m in catalog if m.id for w in set().union(*(_words(f) for f in _forms(m)))
+        )
+    by_context = {
+        lang: {m.context: set().union(*(_words(f) for f in _forms(m))) for m in c if m.id}
         for lang, c in catalogs.items()
     }
     for lang, catalog in catalogs.items():
-        others = set().union(*(v for k, v in vocab.items() if k != lang)) - vocab[lang]
+        others = set().union(*(set(c) for k, c in counts.items() if k != lang))
         for message in catalog:
             if not message.id or not message.context:
                 continue
-            leaked = set().union(*(_words(f) for f in _forms(message))) & others
+            words = set().union(*(_words(f) for f in _forms(message)))
+            # a word the other catalogue's same entry has too is a name (a knob, a
+            # command, a file format), not a leak
+            same = set().union(
+                *(v.get(message.context, set()) for k, v in by_context.items() if k != lang)
+            )
+            leaked = {w for w in (words & others) - same if counts[lang][w] == 1}
             if leaked:
                 yield f"{lang}: {message.context} has words of another language: {sorted(leaked)}"
 
