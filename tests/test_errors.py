@@ -17,7 +17,8 @@ import attrs
 import pytest
 
 import remi_rules
-from remi_rules import errors, i18n, variants
+from remi_rules import _i18n as i18n
+from remi_rules import errors, variants
 from remi_rules.errors import (
     ClosingErrorCode,
     EngineArgumentError,

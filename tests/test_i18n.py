@@ -1,4 +1,4 @@
-"""The message catalogues (remi_rules.i18n): every code in every catalogue, the same
+"""The message catalogues (remi_rules._i18n): every code in every catalogue, the same
 placeholders, Romanian plurals by the catalogue's rule, no language mixed into
 another, the compiled .mo up to date, and a third language added by one .po file."""
 
@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 import remi_rules
-from remi_rules import errors, i18n
+from remi_rules import _i18n as i18n
+from remi_rules import errors
 from remi_rules.cli.notation import NotationErrorCode
 from remi_rules.errors import (
     InvalidOpeningError,
@@ -291,7 +292,7 @@ def test_the_cli_offers_the_languages_present(fresh_catalogues: None) -> None:
 
 def test_import_does_not_read_the_catalogues() -> None:
     code = (
-        "import remi_rules, remi_rules.i18n as i, sys; "
+        "import remi_rules, remi_rules._i18n as i, sys; "
         "assert i._state is None, 'read on import'; "
         "assert 'babel' not in sys.modules; print('ok')"
     )

@@ -24,7 +24,8 @@ import attrs
 import pytest
 from engine_policies import PRESETS, find_turn, play_states, tile_id, two_seat_deal
 
-from remi_rules import MeldKind, RemiError, Tile, analyze_meld, i18n, ids_of, serde, variants
+from remi_rules import MeldKind, RemiError, Tile, analyze_meld, ids_of, serde, variants
+from remi_rules import _i18n as i18n
 from remi_rules import engine as eng
 from remi_rules.cli.notation import format_step, parse_command
 from remi_rules.engine import (

@@ -37,10 +37,10 @@ from remi_rules import (
     Ruleset,
     RulesetErrorCode,
     StockExhausted,
-    i18n,
     serde,
     variants,
 )
+from remi_rules import _i18n as i18n
 from remi_rules.bots import GreedyBot, RandomBot
 from remi_rules.engine import (
     Game,

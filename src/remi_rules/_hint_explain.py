@@ -2,7 +2,7 @@
 
 A plan's explanation is a list of :class:`Note` values, one sentence each: a
 :class:`NoteCode` and the details (data and sub-codes) that fill its text, in any
-language of the catalogues (the entry ``hint:<code>``, see :mod:`remi_rules.i18n`).  The
+language of the catalogues (the entry ``hint:<code>``, see :mod:`remi_rules._i18n`).  The
 search (:mod:`remi_rules._hint_search`) builds the notes of each candidate turn as it
 plays it out; only the winner's are kept.  The names are exported from
 :mod:`remi_rules.hints`.
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 import attrs
 
-from . import i18n
+from . import _i18n as i18n
 from .engine import Step
 from .table import TableMeld
 from .tiles import tiles_str
@@ -55,7 +55,7 @@ class Note:
 
     def message(self, lang: str = "en") -> str:
         """The sentence in ``lang`` (``"ro"``, ``"en"``, any of
-        :func:`remi_rules.i18n.languages`)."""
+        :func:`remi_rules._i18n.languages`)."""
         return i18n.text(f"hint:{self.code.value}", lang, self.details)
 
 
@@ -87,7 +87,7 @@ class TurnPlan:
 
     def reason(self, lang: str = "en") -> str:
         """Why this turn, in ``lang`` (``"ro"`` Romanian, ``"en"`` English, any of
-        :func:`remi_rules.i18n.languages`)."""
+        :func:`remi_rules._i18n.languages`)."""
         return " ".join(note.message(lang) for note in self.notes)
 
     def __str__(self) -> str:

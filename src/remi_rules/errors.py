@@ -6,9 +6,9 @@ Every error the library raises on bad input is a :class:`RemiError` carrying
   translate it, tests assert it);
 * ``details``: a mapping with what a frontend needs to explain the refusal: data
   and sub-codes (``why="dealer"``), never prose;
-* ``message(lang)``: the explanation in a language of :func:`remi_rules.i18n.languages`
+* ``message(lang)``: the explanation in a language of :func:`remi_rules._i18n.languages`
   (``"ro"``, ``"en"``), from the message catalogues (the entry whose ``msgctxt`` is
-  the code, see :mod:`remi_rules.i18n`).
+  the code, see :mod:`remi_rules._i18n`).
 
 The area classes are also :class:`ValueError` subclasses, so ``except ValueError``
 keeps working for callers that do not know this library.  A wrong *Python type*
@@ -22,7 +22,7 @@ import enum
 from collections.abc import Callable, Mapping
 from typing import Final
 
-from . import i18n
+from . import _i18n as i18n
 from ._safe_text import MAX_DETAIL_CHARS, MAX_REASON_CHARS, safe_repr, safe_text
 
 __all__ = [
@@ -153,7 +153,7 @@ class RemiError(Exception):
 
     def message(self, lang: str = "en") -> str:
         """The explanation in ``lang``: ``"ro"`` (Romanian), ``"en"`` (English) or any
-        language of :func:`remi_rules.i18n.languages`.
+        language of :func:`remi_rules._i18n.languages`.
 
         Any detail value formats safely (:func:`safe_text`): long values are
         shortened, huge numbers written by their magnitude, and a value whose

@@ -78,7 +78,7 @@ class CliError(Exception):
 
 def add_lang(parser: argparse.ArgumentParser) -> None:
     """``--lang ro|en|…``: the language of everything the command writes (default en);
-    the choices are the languages with a catalogue (:func:`remi_rules.i18n.languages`)."""
+    the choices are the languages with a catalogue (:func:`remi_rules._i18n.languages`)."""
     choices = languages()
     parser.add_argument(
         "--lang",

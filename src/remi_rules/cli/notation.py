@@ -59,7 +59,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Final, Protocol
 
-from .. import i18n
+from .. import _i18n as i18n
 from ..engine import (
     AnnounceAtu,
     AnnounceFewTiles,

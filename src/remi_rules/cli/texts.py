@@ -1,5 +1,5 @@
 """Every sentence the command line writes, in any language of the catalogues
-(``--lang``; :func:`remi_rules.i18n.languages`).
+(``--lang``; :func:`remi_rules._i18n.languages`).
 
 :func:`tr` looks a key up (the catalogue entry ``cli:<key>``) and fills its
 ``{placeholders}``; the game terms follow the glossary (docs/glossary.md): *tablă* is
@@ -14,7 +14,7 @@ the first etalare, *lipire* laying off.
 
 from __future__ import annotations
 
-from .. import i18n
+from .. import _i18n as i18n
 
 __all__ = ["languages", "tiles", "tr"]
 
