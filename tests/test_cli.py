@@ -306,7 +306,7 @@ def test_demo_match_is_the_library_match() -> None:
 def test_demo_match_to_a_target() -> None:
     code, text = run("demo", "--match", "--players", "2", "--target", "1", "--seed", "5")
     assert code == 0
-    assert "· to 1 points" in text.splitlines()[0]
+    assert "· to 1 point" in text.splitlines()[0]  # was "to 1 points"
     assert "match over after " in text
 
 

@@ -1,5 +1,5 @@
-"""Errors: every code has two messages, every error class is a RemiError and a ValueError,
-errors pickle, and ``str(err)`` names the code.
+"""Errors: every code has a message in every catalogue, every error class is a RemiError
+and a ValueError, errors pickle, and ``str(err)`` names the code.
 
 The code enums are discovered (every StrEnum defined in ``remi_rules.errors``), so a new
 code or a new code enum is checked without touching this file.
@@ -17,9 +17,9 @@ import attrs
 import pytest
 
 import remi_rules
+from remi_rules import _i18n as i18n
 from remi_rules import errors, variants
 from remi_rules.errors import (
-    MESSAGES,
     ClosingErrorCode,
     EngineArgumentError,
     EngineErrorCode,
@@ -109,6 +109,11 @@ def _fields(template: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(template) if field is not None}
 
 
+def _templates(code: enum.StrEnum) -> tuple[str, ...]:
+    """The code's template in each language of LANGS (KeyError for a code without)."""
+    return tuple(i18n.template(code.value, lang) for lang in LANGS)
+
+
 # -- discovery -----------------------------------------------------------------------------
 
 
@@ -133,17 +138,15 @@ def test_every_error_class_is_exported() -> None:
 
 
 def test_code_values_are_unique_across_enums() -> None:
-    # StrEnum members with the same value are equal and hash alike: two enums sharing a
-    # value would silently share one MESSAGES entry.
+    # StrEnum members with the same value are equal and hash alike, and the value is the
+    # catalogue key: two enums sharing a value would silently share one message.
     values = [code.value for code in ALL_CODES]
     assert len(values) == len(set(values))
 
 
-def test_messages_cover_exactly_every_code() -> None:
-    assert len(MESSAGES) == len(ALL_CODES)
-    assert set(MESSAGES) == set(ALL_CODES)
-    for key in MESSAGES:
-        assert type(key) in CODE_ENUMS
+def test_the_catalogues_cover_every_code() -> None:
+    missing = [(c.value, lang) for c in ALL_CODES for lang in LANGS if not i18n.has_text(c, lang)]
+    assert not missing
 
 
 def test_all_codes() -> None:
@@ -159,9 +162,7 @@ def test_all_codes() -> None:
 
 @pytest.mark.parametrize("code", ALL_CODES, ids=lambda c: f"{type(c).__name__}.{c.name}")
 def test_code_has_two_messages(code: enum.StrEnum) -> None:
-    pair = MESSAGES[code]
-    assert isinstance(pair, tuple) and len(pair) == 2
-    ro, en = pair
+    ro, en = _templates(code)
     assert isinstance(ro, str) and ro.strip()
     assert isinstance(en, str) and en.strip()
     assert ro != en
@@ -185,7 +186,7 @@ def test_message_formats_in_its_own_class(cls: type[RemiError], code: enum.StrEn
     for lang in LANGS:
         assert empty.message(lang).strip()
     # with every placeholder filled, the values appear in both languages
-    fields = _fields(MESSAGES[code][1])
+    fields = _fields(_templates(code)[1])
     full = cls(code, **{f: f"<{f}>" for f in fields})
     for lang in LANGS:
         text = full.message(lang)

@@ -25,6 +25,7 @@ import pytest
 from engine_policies import PRESETS, find_turn, play_states, tile_id, two_seat_deal
 
 from remi_rules import MeldKind, RemiError, Tile, analyze_meld, ids_of, serde, variants
+from remi_rules import _i18n as i18n
 from remi_rules import engine as eng
 from remi_rules.cli.notation import format_step, parse_command
 from remi_rules.engine import (
@@ -46,7 +47,6 @@ from remi_rules.engine import (
 )
 from remi_rules.engine.transition import NoChance, apply_step
 from remi_rules.errors import (
-    MESSAGES,
     EngineArgumentError,
     EngineErrorCode,
     IllegalStepError,
@@ -521,8 +521,9 @@ def test_b_a_huge_take_undo_record_is_refused_quickly() -> None:
 
 
 def test_b_the_undo_limit_has_both_messages() -> None:
-    ro, en = MESSAGES[StepErrorCode.UNDO_LIMIT]
-    assert "{limit}" in ro and "{limit}" in en and "înapoi" in ro
+    err = IllegalStepError(StepErrorCode.UNDO_LIMIT, limit=64)
+    ro, en = err.message("ro"), err.message("en")
+    assert "64 de mutări" in ro and "64 steps" in en and "înapoi" in ro
 
 
 # -- C. typed errors from every public name -----------------------------------------------------
@@ -831,7 +832,7 @@ def test_bad_arguments_raise_a_type_error_or_a_coded_error(
         return
     _cls, code = want
     assert isinstance(err, RemiError), repr(err)
-    assert err.code in MESSAGES
+    assert i18n.has_text(err.code, "ro") and i18n.has_text(err.code, "en")
     if isinstance(code, type):
         assert isinstance(err, code), repr(err)
     else:
@@ -841,7 +842,7 @@ def test_bad_arguments_raise_a_type_error_or_a_coded_error(
 
 def test_engine_error_codes_have_both_messages() -> None:
     for code in EngineErrorCode:
-        ro, en = MESSAGES[code]
+        ro, en = i18n.template(code, "ro"), i18n.template(code, "en")
         assert ro and en and ro != en
     err = EngineArgumentError(EngineErrorCode.PLAYERS, players=1000)
     assert isinstance(err, ValueError)

@@ -40,6 +40,7 @@ from remi_rules import (
     serde,
     variants,
 )
+from remi_rules import _i18n as i18n
 from remi_rules.bots import GreedyBot, RandomBot
 from remi_rules.engine import (
     Game,
@@ -152,7 +153,8 @@ def test_a_turn_cap_past_what_a_save_holds_is_refused() -> None:
 
 
 def test_every_conflict_has_both_messages() -> None:
-    for conflict, (ro, en) in UNPLAYABLE_CONFLICTS.items():
+    for conflict in UNPLAYABLE_CONFLICTS:
+        ro, en = (i18n.template(f"conflict:{conflict}", lang) for lang in ("ro", "en"))
         assert ro and en and ro != en, conflict
     # Without details the message still formats (a frontend may build the error).
     bare = InvalidRulesetError(U)

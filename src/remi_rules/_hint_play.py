@@ -19,7 +19,7 @@ from typing import Final
 import attrs
 
 from . import _partition as partition
-from ._hint_explain import WHY, Note, NoteCode, few_tiles_note, meld_text
+from ._hint_explain import Note, NoteCode, few_tiles_note, meld_text
 from ._hint_score import (
     OPENING_BONUS,
     RACK_WEIGHT,
@@ -444,8 +444,7 @@ class Player:
                 NoteCode.CLOSE,
                 {
                     "tile": str(before.table.tile(tile_id)),
-                    "effect_ro": f" (×{mine.multiplier})" if doubled else "",
-                    "effect_en": f" (×{mine.multiplier})" if doubled else "",
+                    "effect": f" (×{mine.multiplier})" if doubled else "",
                     "score": mine.total,
                 },
             )
@@ -465,10 +464,8 @@ class Player:
             if done.state.end is not None:  # a discard of the last tile closes
                 self._note_close(done, rack[k], state)
                 return done
-            ro, en = WHY["alone" if alone else "least"]
-            done.notes.append(
-                Note(NoteCode.DISCARD, {"tile": str(tiles[k]), "why_ro": ro, "why_en": en})
-            )
+            why = "alone" if alone else "least"  # the entries why:alone, why:least
+            done.notes.append(Note(NoteCode.DISCARD, {"tile": str(tiles[k]), "why": why}))
             if any(t.is_joker for t in tiles) and not state.seats[self.seat].opened:
                 done.notes.append(Note(NoteCode.KEEP_JOKER))
             self._announce_few(done)

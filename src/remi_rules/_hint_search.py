@@ -24,7 +24,7 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 
 import attrs
 
-from ._hint_explain import SHAPE, Note, NoteCode, TurnPlan, meld_text
+from ._hint_explain import Note, NoteCode, TurnPlan, meld_text
 from ._hint_play import INF, NEVER, Floor, Player, Scored, Sim, search
 from ._hint_score import (
     Keeper,
@@ -478,14 +478,13 @@ class Planner(Player):
         if sim.state.pending is not None and sim.state.pending.obligation is None:
             plain = sim.copy()
             if not found_any:
-                shape_ro, shape_en = SHAPE[self.rules.opening_composition]
                 plain.notes.append(
                     Note(
                         NoteCode.NO_OPENING,
                         {
                             "minimum": self.rules.opening_min_points,
-                            "shape_ro": shape_ro,
-                            "shape_en": shape_en,
+                            # the entries shape:run, shape:run_and_set
+                            "shape": self.rules.opening_composition.value,
                         },
                     )
                 )

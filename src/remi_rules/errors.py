@@ -1,11 +1,14 @@
-"""Errors of remi_rules: one base class, area subclasses, stable codes, two languages.
+"""Errors of remi_rules: one base class, area subclasses, stable codes, any language.
 
 Every error the library raises on bad input is a :class:`RemiError` carrying
 
 * ``code``: a member of one of the documented code enums below (stable; frontends
   translate it, tests assert it);
-* ``details``: a mapping with what a frontend needs to explain the refusal;
-* ``message(lang)``: the explanation in Romanian (``"ro"``) or English (``"en"``).
+* ``details``: a mapping with what a frontend needs to explain the refusal: data
+  and sub-codes (``why="dealer"``), never prose;
+* ``message(lang)``: the explanation in a language of :func:`remi_rules._i18n.languages`
+  (``"ro"``, ``"en"``), from the message catalogues (the entry whose ``msgctxt`` is
+  the code, see :mod:`remi_rules._i18n`).
 
 The area classes are also :class:`ValueError` subclasses, so ``except ValueError``
 keeps working for callers that do not know this library.  A wrong *Python type*
@@ -16,12 +19,15 @@ passed to a function raises :class:`TypeError` (for rulesets an
 from __future__ import annotations
 
 import enum
-import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Final
 
+from . import _i18n as i18n
+from ._safe_text import MAX_DETAIL_CHARS, MAX_REASON_CHARS, safe_repr, safe_text
+
 __all__ = [
-    "MESSAGES",
+    "MAX_DETAIL_CHARS",
+    "MAX_REASON_CHARS",
     "UNPLAYABLE_CONFLICTS",
     "ClosingErrorCode",
     "EngineArgumentError",
@@ -63,8 +69,6 @@ __all__ = [
     "safe_repr",
     "safe_text",
 ]
-
-LANGS: Final = ("ro", "en")
 
 
 class TileErrorCode(enum.StrEnum):
@@ -135,306 +139,6 @@ class VariantErrorCode(enum.StrEnum):
     UNKNOWN_VARIANT = "unknown_variant"
 
 
-# (Romanian, English) templates; ``{name}`` placeholders come from ``details``.
-MESSAGES: dict[enum.StrEnum, tuple[str, str]] = {
-    TileErrorCode.EMPTY: (
-        "Nu a fost dată nicio piesă.",
-        "No tile was given.",
-    ),
-    TileErrorCode.BAD_FORMAT: (
-        "„{text}” nu este o piesă: se scrie numărul urmat de culoare (7R), J sau J(=8R).",
-        "'{text}' is not a tile: write the rank then the colour (7R), J or J(=8R).",
-    ),
-    TileErrorCode.RANK_OUT_OF_RANGE: (
-        "„{text}”: numărul piesei trebuie să fie între 1 și 13.",
-        "'{text}': a tile's rank must be between 1 and 13.",
-    ),
-    TileErrorCode.UNKNOWN_COLOUR: (
-        "„{text}”: culoarea trebuie să fie R (roșu), G (galben), A (albastru) sau N (negru).",
-        "'{text}': the colour must be R (red), G (yellow), A (blue) or N (black).",
-    ),
-    TileErrorCode.BAD_FIXED_JOKER: (
-        "„{text}”: un joker întors ține locul unei singure piese numerotate, ca J(=8R).",
-        "'{text}': a fixed joker stands for one numbered tile, as in J(=8R).",
-    ),
-    TileErrorCode.ID_OUT_OF_RANGE: (
-        "Identificatorul de piesă {id} nu există: setul are piesele 0–105.",
-        "There is no tile id {id}: the set's ids are 0-105.",
-    ),
-    TileErrorCode.TOKEN_TOO_LONG: (
-        "„{text}” nu este o piesă: este prea lung (lungimea {length}; o piesă se scrie "
-        "cu cel mult {limit} caractere: 7R, 13N, J, J(=8R)).",
-        "'{text}' is not a tile: it is {length} characters long, and a tile is written "
-        "in at most {limit} (7R, 13N, J, J(=8R)).",
-    ),
-    MeldErrorCode.TOO_SHORT: (
-        "O formație are cel puțin 3 piese; aici sunt {count}.",
-        "A meld needs at least 3 tiles; this one has {count}.",
-    ),
-    MeldErrorCode.TOO_MANY_JOKERS: (
-        "Prea mulți jokeri: o formație are cel mult 2 jokeri și {per} piese reale pentru "
-        "fiecare; aici sunt {jokers} jokeri și {real} piese reale.",
-        "Too many jokers: a meld holds at most 2 jokers and {per} real tiles for each; "
-        "this one has {jokers} joker(s) and {real} real tile(s).",
-    ),
-    MeldErrorCode.ADJACENT_JOKERS: (
-        "Cei doi jokeri nu pot sta unul lângă altul în suită.",
-        "The two jokers may not be next to each other in a run.",
-    ),
-    MeldErrorCode.MIXED_COLOURS: (
-        "Piesele nu formează nici suită (aceeași culoare), nici terță (același număr).",
-        "These tiles form neither a run (one colour) nor a set (one rank).",
-    ),
-    MeldErrorCode.REPEATED_COLOUR: (
-        "Într-o terță toate piesele au culori diferite; {tile} se repetă.",
-        "All tiles of a set must have different colours; {tile} is repeated.",
-    ),
-    MeldErrorCode.SET_TOO_LONG: (
-        "O terță are cel mult 4 piese; aici sunt {count}.",
-        "A set has at most 4 tiles; this one has {count}.",
-    ),
-    MeldErrorCode.RUN_TOO_LONG: (
-        "O suită are cel mult 13 piese; aici sunt {count}.",
-        "A run has at most 13 tiles; this one has {count}.",
-    ),
-    MeldErrorCode.RUN_NOT_ASCENDING: (
-        "Suita se așază crescător; {tile} nu poate urma acolo.",
-        "A run is laid in ascending order; {tile} cannot come there.",
-    ),
-    MeldErrorCode.RUN_REPEATED_RANK: (
-        "Într-o suită fiecare număr apare o singură dată; {tile} se repetă.",
-        "Each rank appears once in a run; {tile} is repeated.",
-    ),
-    MeldErrorCode.RUN_GAP: (
-        "Suita nu este continuă: {tile} nu se potrivește pe poziția {position}.",
-        "The run is not consecutive: {tile} does not fit at position {position}.",
-    ),
-    MeldErrorCode.ACE_IN_MIDDLE: (
-        "Asul nu poate sta în mijlocul suitei (13-1-2): după 13-1 suita nu continuă.",
-        "An ace cannot sit inside a run (13-1-2): a run ending 13-1 cannot go on.",
-    ),
-    MeldErrorCode.HIGH_ACE_NOT_ALLOWED: (
-        "În aceste reguli asul nu poate urma după 13.",
-        "Under these rules an ace cannot follow the 13.",
-    ),
-    MeldErrorCode.JOKER_OUT_OF_RANGE: (
-        "Jokerul de pe poziția {position} ar ține locul unei piese care nu există "
-        "(sub 1 sau peste cel mai mare număr permis).",
-        "The joker at position {position} would stand for a tile that does not exist "
-        "(below 1 or above the highest rank allowed).",
-    ),
-    MeldErrorCode.FIXED_JOKER_OUT_OF_PLACE: (
-        "Jokerul întors {tile} se poate folosi doar ca {fixed}, "
-        "iar aici nu ține locul lui {fixed}.",
-        "The fixed joker {tile} can only be used as {fixed}, "
-        "and here it does not stand for {fixed}.",
-    ),
-    OpeningErrorCode.NO_MELDS: (
-        "Prima etalare are nevoie de cel puțin o formație.",
-        "A first etalare needs at least one meld.",
-    ),
-    OpeningErrorCode.MISSING_RUN: (
-        "Prima etalare trebuie să conțină cel puțin o suită.",
-        "A first etalare must contain at least one run.",
-    ),
-    OpeningErrorCode.MISSING_RUN_OR_ACE_SET: (
-        "Prima etalare trebuie să conțină cel puțin o suită, sau să fie doar o terță de 1.",
-        "A first etalare must contain at least one run, or be a set of aces alone.",
-    ),
-    OpeningErrorCode.MISSING_SET: (
-        "Prima etalare trebuie să conțină și cel puțin o terță.",
-        "A first etalare must also contain at least one set.",
-    ),
-    OpeningErrorCode.ACE_SET_WITH_OTHER_SETS: (
-        "Fără suită, prima etalare se poate face doar cu terța de 1; celelalte terțe "
-        "rămân pentru tura următoare.",
-        "Without a run, a first etalare may be the set of aces alone; the other sets "
-        "wait for a later turn.",
-    ),
-    OpeningErrorCode.BELOW_MINIMUM: (
-        "Prima etalare are {points} puncte; trebuie cel puțin {minimum}.",
-        "The first etalare is worth {points} points; it needs at least {minimum}.",
-    ),
-    OpeningErrorCode.BAD_TURN_NUMBER: (
-        "Turele unui jucător se numără de la 1, nu de la {turn_number}.",
-        "A player's turns are counted from 1, not from {turn_number}.",
-    ),
-    RulesetErrorCode.WRONG_TYPE: (
-        "Regula „{knob}” trebuie să fie de tipul {expected}, nu {got}.",
-        "Knob '{knob}' must be of type {expected}, not {got}.",
-    ),
-    RulesetErrorCode.OUT_OF_RANGE: (
-        "Regula „{knob}” nu poate avea valoarea {value}: trebuie să fie între {lo} și {hi}.",
-        "Knob '{knob}' cannot be {value}: it must be between {lo} and {hi}.",
-    ),
-    RulesetErrorCode.NOT_A_CHOICE: (
-        "Regula „{knob}” nu poate avea valoarea {value}; valorile posibile: {choices}.",
-        "Knob '{knob}' cannot be {value}; the possible values are: {choices}.",
-    ),
-    RulesetErrorCode.HAND_SIZES: (
-        "Regula „{knob}” nu poate fi {value}: 1 ≤ ceilalți ≤ cel care începe ≤ 30, cel "
-        "care începe primește cel puțin 2 piese (prima lui tură e o aruncare), iar patru "
-        "mâini și atuul trebuie să încapă în cele 106 piese.",
-        "Knob '{knob}' cannot be {value}: 1 <= others <= starter <= 30, the starter gets "
-        "at least 2 tiles (his first turn is a discard), and four hands plus the atu must "
-        "fit in the 106 tiles.",
-    ),
-    RulesetErrorCode.UNKNOWN_BASE: (
-        "Fișierul de reguli pornește de la varianta „{base}”, care nu există; "
-        "variantele cunoscute: {known}.",
-        "The house-rules file is based on '{base}', which does not exist; "
-        "the known variants are: {known}.",
-    ),
-    RulesetErrorCode.BAD_STRUCTURE: (
-        "Un fișier de reguli este un tabel cu cheile base și overrides; „{key}” nu se potrivește.",
-        "A house-rules file is a table with the keys base and overrides; '{key}' does not fit.",
-    ),
-    RulesetErrorCode.UNKNOWN_KNOB: (
-        "Nu există regula „{knob}”.",
-        "There is no knob named '{knob}'.",
-    ),
-    RulesetErrorCode.MISSING_KNOB: (
-        "Lipsește regula „{knob}”.",
-        "Knob '{knob}' is missing.",
-    ),
-    RulesetErrorCode.BAD_FILE: (
-        "Fișierul de reguli nu poate fi citit: {reason}.",
-        "The house-rules file cannot be read: {reason}.",
-    ),
-    RulesetErrorCode.FILE_TOO_LARGE: (
-        "Fișierul de reguli este prea mare (lungimea {size}; se citesc cel mult {limit} "
-        "de caractere).",
-        "The house-rules file has {size} characters; at most {limit} are read.",
-    ),
-    RulesetErrorCode.NUMBER_TOO_LONG: (
-        "Fișierul de reguli conține un număr prea lung (cifre: {digits}; un număr are "
-        "cel mult {limit} de cifre).",
-        "The house-rules file holds a number of {digits} digits; "
-        "a number has at most {limit} digits.",
-    ),
-    RulesetErrorCode.TOO_DEEP: (
-        "Fișierul de reguli are valori imbricate prea adânc (cel mult {limit} de niveluri).",
-        "The house-rules file nests values too deeply (at most {limit} levels).",
-    ),
-    RulesetErrorCode.UNKNOWN_FORMAT: (
-        "Formatul „{format}” nu este cunoscut; se poate folosi json sau toml.",
-        "The format '{format}' is unknown; use json or toml.",
-    ),
-    RulesetErrorCode.UNPLAYABLE_COMBINATION: (
-        "Regulile {knobs} nu se pot juca împreună.",
-        "The knobs {knobs} cannot be played together.",
-    ),
-    VariantErrorCode.UNKNOWN_VARIANT: (
-        "Varianta „{name}” nu există; variantele cunoscute: {known}.",
-        "There is no variant '{name}'; the known variants are: {known}.",
-    ),
-}
-
-
-MAX_DETAIL_CHARS: Final = 60
-"""The longest a detail value appears in a message: a longer one (a 5,000-character
-token, a huge number, a deep structure) is shortened around an ellipsis (``…``)."""
-
-MAX_REASON_CHARS: Final = 240
-"""The same bound for the details that hold an explanation sentence (``why``,
-``reason``, ``known``, ``choices``)."""
-
-_SENTENCE_KEYS: Final = frozenset({"why", "reason", "known", "choices", "knobs"})
-# An int with more bits than this is written by its magnitude (str() of an int past
-# 4,300 digits raises ValueError, and a long one is no use in a message anyway).
-_INT_BITS: Final = 190  # about 57 decimal digits
-
-
-def _shorten(text: str, limit: int) -> str:
-    if len(text) <= limit:
-        return text
-    head = (limit - 1) * 2 // 3
-    tail = limit - 1 - head
-    return text[:head] + "…" + (text[-tail:] if tail else "")
-
-
-def _int_text(value: int) -> str:
-    if value.bit_length() <= _INT_BITS:
-        return int.__repr__(value)
-    exponent = math.log10(abs(value))  # exact enough for a magnitude, for any size
-    digits = math.floor(exponent)
-    mantissa = f"{10 ** (exponent - digits):.3f}"
-    if mantissa == "10.000":
-        mantissa, digits = "1.000", digits + 1
-    sign = "-" if value < 0 else ""
-    return f"{sign}{mantissa}e+{digits}"
-
-
-def safe_text(value: object, limit: int = MAX_DETAIL_CHARS) -> str:
-    """``value`` as message text that never fails and is at most ``limit`` characters.
-
-    Strings and the usual ``format(value)`` text are kept when short and shortened
-    around an ellipsis otherwise; an int too long to write is given by its magnitude
-    (``1.000e+5000``); control characters are escaped; an object whose
-    ``__str__`` or ``__format__`` raises is named by its type.
-
-    >>> safe_text("7R"), safe_text(10**5000), safe_text("1" * 100, 9)
-    ('7R', '1.000e+5000', '11111…111')
-    """
-    if type(value) is bool or value is None:
-        text = str(value)
-    elif isinstance(value, int):
-        text = _int_text(int(value))
-    else:
-        try:
-            text = value if type(value) is str else format(value, "")
-            if not isinstance(text, str):
-                raise TypeError("__format__ did not return a str")
-        except Exception:
-            text = f"<{_type_name(value)}>"
-    if not text.isprintable():
-        text = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text[: limit * 4])
-    return _shorten(text, limit)
-
-
-def safe_repr(value: object, limit: int = MAX_DETAIL_CHARS) -> str:
-    """Like :func:`safe_text`, from ``repr(value)`` (strings quoted)."""
-    if isinstance(value, int) and type(value) is not bool:
-        return _int_text(int(value))
-    try:
-        text = repr(value)
-        if not isinstance(text, str):
-            raise TypeError("__repr__ did not return a str")
-    except Exception:
-        text = f"<{_type_name(value)}>"
-    return _shorten(text, limit)
-
-
-def _type_name(value: object) -> str:
-    try:
-        return str(type(value).__name__)
-    except Exception:  # pragma: no cover - a metaclass with a broken __name__
-        return "object"
-
-
-class _SafeDetails(Mapping[str, str]):
-    """The details as ``str.format_map`` reads them: each value through
-    :func:`safe_text`, ``?`` for a missing one."""
-
-    __slots__ = ("_details",)
-
-    def __init__(self, details: Mapping[str, object]) -> None:
-        self._details = details
-
-    def __getitem__(self, key: str) -> str:
-        try:
-            value = self._details[key]
-        except Exception:
-            return "?"
-        return safe_text(value, MAX_REASON_CHARS if key in _SENTENCE_KEYS else MAX_DETAIL_CHARS)
-
-    def __iter__(self) -> Iterator[str]:  # pragma: no cover - format_map only indexes
-        return iter(())
-
-    def __len__(self) -> int:  # pragma: no cover
-        return 0
-
-
 class RemiError(Exception):
     """Base class of every error raised by remi_rules on bad input or an illegal action."""
 
@@ -448,20 +152,14 @@ class RemiError(Exception):
         self.details = details
 
     def message(self, lang: str = "en") -> str:
-        """The explanation in ``"ro"`` (Romanian) or ``"en"`` (English).
+        """The explanation in ``lang``: ``"ro"`` (Romanian), ``"en"`` (English) or any
+        language of :func:`remi_rules._i18n.languages`.
 
         Any detail value formats safely (:func:`safe_text`): long values are
         shortened, huge numbers written by their magnitude, and a value whose
         ``__str__`` raises is named by its type.  An unknown ``lang`` raises
         :class:`ValueError` (a programming error, like an unknown keyword)."""
-        if lang not in LANGS:
-            raise ValueError(f"unknown language {safe_repr(lang)}; use one of {LANGS}")
-        code = self.code
-        try:
-            template = MESSAGES[code][LANGS.index(lang)]
-        except (KeyError, TypeError):  # not one of the library's codes
-            return safe_repr(code)
-        return template.format_map(_SafeDetails(self.details))
+        return _message(self.code, self.details, lang)
 
     def __str__(self) -> str:
         return f"[{safe_text(getattr(self.code, 'value', self.code))}] {self.message('en')}"
@@ -476,6 +174,18 @@ class RemiError(Exception):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (_rebuild, (type(self), self.code, dict(self.details)))
+
+
+def _message(code: object, details: Mapping[str, object], lang: str) -> str:
+    """The catalogue's message for ``code`` (its value is the ``msgctxt``), or the
+    code itself for one no catalogue knows."""
+    lang = i18n.language(lang)
+    if isinstance(code, str):
+        try:
+            return i18n.text(str.__str__(code), lang, details)
+        except KeyError:  # not one of the library's codes
+            pass
+    return safe_repr(code)
 
 
 def _rebuild(cls: type[RemiError], code: enum.StrEnum, details: dict[str, object]) -> RemiError:
@@ -497,8 +207,7 @@ class TileParseError(InvalidTileError):
     def message(self, lang: str = "en") -> str:
         base = super().message(lang)
         if "position" in self.details:
-            where = "piesa nr." if lang == "ro" else "token"
-            return f"{base} ({where} {safe_text(self.details['position'])})"
+            return f"{base} {i18n.text('part:token_position', lang, self.details)}"
         return base
 
 
@@ -592,40 +301,19 @@ class InvalidRulesetError(RemiError, ValueError):
     def message(self, lang: str = "en") -> str:
         if self.code is not RulesetErrorCode.UNPLAYABLE_COMBINATION:
             return super().message(lang)
-        if lang not in LANGS:
-            raise ValueError(f"unknown language {safe_repr(lang)}; use one of {LANGS}")
-        template = MESSAGES[self.code][LANGS.index(lang)]
         shown: dict[str, object] = dict(self.details)
         if self.knobs:
             shown["knobs"] = ", ".join(self.knobs)
-        details = _SafeDetails(shown)
-        text = template.format_map(details)
-        conflict = UNPLAYABLE_CONFLICTS.get(str(self.details.get("conflict")))
-        if conflict is not None:
-            text += " " + conflict[LANGS.index(lang)].format_map(details)
+        text = _message(self.code, shown, lang)
+        conflict = self.details.get("conflict")
+        if conflict in UNPLAYABLE_CONFLICTS:
+            text += " " + i18n.text(f"conflict:{conflict}", lang, shown)
         return text
 
 
-UNPLAYABLE_CONFLICTS: Final[Mapping[str, tuple[str, str]]] = {
-    "no_turn_cap_with_reshuffle": (
-        "Fără o limită de ture (max_turns_per_round = None), piesele aruncate refac "
-        "grămada la nesfârșit (stock_exhausted = reshuffle_discards), iar o rundă pe care "
-        "nu o închide nimeni nu se mai termină.",
-        "Without a turn cap (max_turns_per_round = None) the discards refill the stock "
-        "for ever (stock_exhausted = reshuffle_discards), so a round that nobody closes "
-        "never ends.",
-    ),
-    "rack_cap_below_hand": (
-        "Un jucător care doar trage și aruncă rămâne la sfârșitul turei cu {needed} "
-        "piese (mâinile {hand_sizes}; cel care începe, după prima aruncare), mai multe "
-        "decât limita de {maximum}: nu și-ar putea încheia tura.",
-        "A player who only draws and discards ends his turn with {needed} tiles (hands "
-        "{hand_sizes}; the starter after his first discard), more than the cap of "
-        "{maximum}: he could not end his turn.",
-    ),
-}
-"""The conflicts behind ``unplayable_combination``: (Romanian, English) sentences,
-by the ``conflict`` key of the error's details."""
+UNPLAYABLE_CONFLICTS: Final = ("no_turn_cap_with_reshuffle", "rack_cap_below_hand")
+"""The conflicts behind ``unplayable_combination``, by the ``conflict`` key of the
+error's details; the catalogues explain each (the entry ``conflict:<key>``)."""
 
 
 class RulesetTypeError(InvalidRulesetError, TypeError):
@@ -678,124 +366,6 @@ class SwapErrorCode(enum.StrEnum):
     NOT_A_JOKER = "swap_not_a_joker"
 
 
-MESSAGES.update(
-    {
-        LayoffErrorCode.BAD_MELD_INDEX: (
-            "Pe masă nu există formația nr. {meld_index}.",
-            "There is no meld number {meld_index} on the table.",
-        ),
-        LayoffErrorCode.TILE_ON_TABLE: (
-            "Piesa {tile} este deja pe masă; se lipesc doar piese de pe tablă.",
-            "Tile {tile} is already on the table; only rack tiles can be laid off.",
-        ),
-        LayoffErrorCode.NOT_OPENED: (
-            "Poți lipi piese abia după prima etalare.",
-            "You may lay tiles off only after your first etalare.",
-        ),
-        LayoffErrorCode.OPENING_TURN: (
-            "În tura primei etalări poți lipi doar la formațiile tale noi; la celelalte "
-            "formații abia din tura următoare.",
-            "In your opening turn you may lay off only on your own new melds; on the "
-            "other melds from your next turn on.",
-        ),
-        LayoffErrorCode.JOKER_ON_OTHERS_MELD: (
-            "Jokerul nu se poate lipi la formațiile celorlalți jucători.",
-            "A joker may not be laid off on another player's meld.",
-        ),
-        LayoffErrorCode.REUSED_JOKER_SET: (
-            "La o terță de 3 piese cu un joker re-folosit nu se mai poate lipi nimic: "
-            "culoarea jokerului nu se știe.",
-            "Nothing can be laid on a 3-tile set whose joker is a reused joker: the "
-            "joker's colour is unknown.",
-        ),
-        LayoffErrorCode.MELD_FULL: (
-            "Formația {meld} este completă și nu mai primește piese.",
-            "The meld {meld} is full and accepts nothing more.",
-        ),
-        LayoffErrorCode.END_CLOSED: (
-            "Suita {meld} se termină cu asul mare (13-1) și nu mai poate fi continuată.",
-            "The run {meld} ends with a high ace (13-1) and cannot be extended there.",
-        ),
-        LayoffErrorCode.END_REQUIRED: (
-            "Piesa {tile} se poate lipi la ambele capete ale suitei {meld}; spune la care.",
-            "Tile {tile} fits at both ends of the run {meld}; say which end.",
-        ),
-        LayoffErrorCode.BAD_END: (
-            "Capătul „{end}” nu există pentru formația {meld}.",
-            "The end '{end}' does not exist for the meld {meld}.",
-        ),
-        LayoffErrorCode.NOT_FITTING: (
-            "Piesa {tile} nu se potrivește la formația {meld}.",
-            "Tile {tile} does not fit the meld {meld}.",
-        ),
-        LayoffErrorCode.JOKER_LIMIT: (
-            "Cu piesa {tile}, formația {meld} ar încălca regula jokerilor.",
-            "With tile {tile}, the meld {meld} would break the joker limits.",
-        ),
-        LayoffErrorCode.IS_SWAP: (
-            "Piesa {tile} este exact piesa pe care o ține jokerul din {meld}: "
-            "punerea ei este un schimb de joker, nu o lipire.",
-            "Tile {tile} is exactly the tile the joker in {meld} stands for: laying it "
-            "is a joker swap, not a lay-off.",
-        ),
-        LayoffErrorCode.TILE_NOT_IN_MELD: (
-            "Piesa {tile_id} nu este în formația nr. {meld_index}.",
-            "Tile {tile_id} is not in meld number {meld_index}.",
-        ),
-        SwapErrorCode.BAD_MELD_INDEX: (
-            "Pe masă nu există formația nr. {meld_index}.",
-            "There is no meld number {meld_index} on the table.",
-        ),
-        SwapErrorCode.NOT_A_JOKER_HERE: (
-            "Piesa {joker_id} nu este un joker din formația {meld}.",
-            "Tile {joker_id} is not a joker in the meld {meld}.",
-        ),
-        SwapErrorCode.TILE_ON_TABLE: (
-            "Piesa {tile} este deja pe masă; jokerul se schimbă doar cu o piesă de pe tablă.",
-            "Tile {tile} is already on the table; a joker is swapped only for a rack tile.",
-        ),
-        SwapErrorCode.NOT_OPENED: (
-            "Doar un jucător care a etalat poate schimba un joker.",
-            "Only a player who has opened may swap a joker.",
-        ),
-        SwapErrorCode.OPENING_TURN: (
-            "În tura primei etalări nu se poate schimba un joker.",
-            "A joker cannot be swapped in your opening turn.",
-        ),
-        SwapErrorCode.JOKER_FIXED: (
-            "Jokerul întors {joker} nu mai poate fi luat de pe masă.",
-            "The fixed joker {joker} can never be taken off the table again.",
-        ),
-        SwapErrorCode.SWAP_LIMIT: (
-            "Acest joker a fost deja luat de {swaps} ori și nu mai poate fi schimbat.",
-            "This joker was already taken {swaps} time(s) and cannot be swapped again.",
-        ),
-        SwapErrorCode.THREE_TILE_SET: (
-            "Jokerul unei terțe de 3 piese nu se poate lua: mai întâi se lipește a treia "
-            "culoare, apoi cine pune a patra ia jokerul.",
-            "The joker of a 3-tile set cannot be taken: first a third colour is laid, "
-            "then whoever lays the fourth takes the joker.",
-        ),
-        SwapErrorCode.SAME_TURN_COMPLETION: (
-            "Ai lipit a treia culoare în această tură; jokerul îl poți lua abia mai târziu.",
-            "You laid the third colour in this turn; you may take the joker only later.",
-        ),
-        SwapErrorCode.WRONG_TILE: (
-            "Jokerul ține locul lui {wanted}; nu poate fi schimbat cu {tile}.",
-            "The joker stands for {wanted}; it cannot be swapped for {tile}.",
-        ),
-        SwapErrorCode.JOKER_NOT_MELDED: (
-            "Jokerul luat ({joker_ids}) trebuie pus chiar în această tură într-o formație nouă.",
-            "The joker you took ({joker_ids}) must go into a new meld in this same turn.",
-        ),
-        SwapErrorCode.NOT_A_JOKER: (
-            "Piesa {joker_id} nu este un joker: jokerii au numerele 104 și 105.",
-            "Tile {joker_id} is not a joker: the jokers are tiles 104 and 105.",
-        ),
-    }
-)
-
-
 class InvalidLayoffError(RemiError, ValueError):
     """A tile may not be laid off there (LIPI-01 … LIPI-08, JOLY-07).  ``code`` is a
     :class:`LayoffErrorCode`; ``details`` has ``meld_index``, ``tile`` and, where it
@@ -840,96 +410,6 @@ class ScoringErrorCode(enum.StrEnum):
     NOT_A_JOKER_POSITION = "scoring_not_a_joker_position"
 
 
-MESSAGES.update(
-    {
-        ScoringErrorCode.SEAT_COUNT: (
-            "La o masă joacă 2, 3 sau 4 jucători; aici sunt {count}.",
-            "A table seats 2, 3 or 4 players; here there are {count}.",
-        ),
-        ScoringErrorCode.CLOSER_OUT_OF_RANGE: (
-            "Jucătorul care a închis ({closer}) nu este la masă (locurile 0–{last}).",
-            "The closer ({closer}) is not at the table (seats 0-{last}).",
-        ),
-        ScoringErrorCode.CLOSING_TILE_MISSING: (
-            "Jucătorul {closer} a închis, dar piesa de închidere lipsește.",
-            "Seat {closer} closed, but the closing tile is missing.",
-        ),
-        ScoringErrorCode.CLOSING_TILE_WITHOUT_CLOSER: (
-            "Este dată o piesă de închidere ({tile_id}), dar nimeni nu a închis.",
-            "A closing tile ({tile_id}) is given, but nobody closed.",
-        ),
-        ScoringErrorCode.CLOSER_RACK_NOT_EMPTY: (
-            "Jucătorul {closer} a închis, deci pe tabla lui nu mai rămâne nicio altă piesă "
-            "(piesa de închidere se dă separat); aici sunt {count}.",
-            "Seat {closer} closed, so no other tile is left on his rack (the closing tile "
-            "is given separately); here there are {count}.",
-        ),
-        ScoringErrorCode.CLOSER_NOT_OPENED: (
-            "Jucătorul {closer} nu poate închide fără să fi etalat.",
-            "Seat {closer} cannot have closed without having opened.",
-        ),
-        ScoringErrorCode.TILE_ON_TABLE: (
-            "Piesa {tile_id} ({tile}) este pe masă; nu poate fi și {where}.",
-            "Tile {tile_id} ({tile}) is on the table; it cannot also be {where}.",
-        ),
-        ScoringErrorCode.DUPLICATE_TILE: (
-            "Piesa {tile_id} ({tile}) apare de două ori.",
-            "Tile {tile_id} ({tile}) appears twice.",
-        ),
-        ScoringErrorCode.ATU_MISPLACED: (
-            "Atuul întors ({tile_id}) nu poate fi {where}: se ia doar într-o formație nouă.",
-            "The face-up atu ({tile_id}) cannot be {where}: it is taken only into a new meld.",
-        ),
-        ScoringErrorCode.ATU_JOKER_NOT_ALLOWED: (
-            "În aceste reguli atuul nu poate fi joker (DEAL-03).",
-            "Under these rules the atu is never a joker (DEAL-03).",
-        ),
-        ScoringErrorCode.ATU_NOT_TAKEABLE: (
-            "În aceste reguli atuul de pe masă nu se ia niciodată, dar e într-o formație.",
-            "Under these rules the face-up atu is never taken, yet it lies in a meld.",
-        ),
-        ScoringErrorCode.ATU_NOT_CLOSERS: (
-            "Atuul se ia doar de cel care închide, în tura închiderii (ATU-06); "
-            "aici e pus de locul {seat}.",
-            "The face-up atu is taken only by the closer, in his closing turn (ATU-06); "
-            "here seat {seat} placed it.",
-        ),
-        ScoringErrorCode.TABLE_SEAT_OUT_OF_RANGE: (
-            "Formația nr. {meld_index} pomenește jucătorul {seat}, care nu este la masă.",
-            "Meld number {meld_index} names seat {seat}, who is not at the table.",
-        ),
-        ScoringErrorCode.UNOPENED_ON_TABLE: (
-            "Jucătorul {seat} nu a etalat, dar are piese pe masă (formația nr. {meld_index}).",
-            "Seat {seat} never opened, but has tiles on the table (meld number {meld_index}).",
-        ),
-        ScoringErrorCode.ATU_ANNOUNCED_TWICE: (
-            "Perechea atuului există o singură dată; au anunțat-o jucătorii {seats}.",
-            "There is only one atu twin; seats {seats} announced it.",
-        ),
-        ScoringErrorCode.PE_TABLA_WITHOUT_CLOSER: (
-            "O închidere pe tablă are nevoie de un jucător care a închis.",
-            "A pe-tablă closing needs a closer.",
-        ),
-        ScoringErrorCode.PE_TABLA_NOT_DECLARED: (
-            "Jucătorul {closer} nu a anunțat că joacă pe tablă.",
-            "Seat {closer} did not declare a pe-tablă closing.",
-        ),
-        ScoringErrorCode.PE_TABLA_DISABLED: (
-            "În aceste reguli nu se închide pe tablă.",
-            "These rules have no pe-tablă closing.",
-        ),
-        ScoringErrorCode.BAD_POSITION: (
-            "Formația {meld} nu are poziția {position} (pozițiile se numără de la 0).",
-            "The meld {meld} has no position {position} (positions count from 0).",
-        ),
-        ScoringErrorCode.NOT_A_JOKER_POSITION: (
-            "Pe poziția {position} a formației {meld} stă {tile}, nu un joker.",
-            "Position {position} of the meld {meld} holds {tile}, not a joker.",
-        ),
-    }
-)
-
-
 class InvalidScoringInputError(RemiError, ValueError):
     """The end of a round given to :func:`~remi_rules.score_round` is impossible
     (SCORE-*).  ``code`` is a :class:`ScoringErrorCode`; ``details`` names the seat,
@@ -965,111 +445,6 @@ class TakeErrorCode(enum.StrEnum):
     TOO_FEW_OWN_TILES = "take_too_few_own_tiles"
 
 
-MESSAGES.update(
-    {
-        TakeErrorCode.EMPTY_ROW: (
-            "Șirul de piese aruncate este gol: nu ai ce lua de jos.",
-            "The discard row is empty: there is nothing to take.",
-        ),
-        TakeErrorCode.INDEX_OUT_OF_RANGE: (
-            "Poziția {index} nu există în șir (șirul are {length} piese).",
-            "There is no position {index} in the row (it holds {length} tiles).",
-        ),
-        TakeErrorCode.DUPLICATE_TILE: (
-            "Piesa cu identificatorul {id} apare de două ori (în șir sau pe tablă).",
-            "The tile with id {id} appears twice (in the row or on the rack).",
-        ),
-        TakeErrorCode.DEAD_FIRST_DISCARD: (
-            "Prima piesă din șir (pusă orizontal) nu poate fi luată de nimeni.",
-            "The first discard of the row (laid crosswise) can never be taken.",
-        ),
-        TakeErrorCode.FIRST_TURN: (
-            "În prima tură doar tragi din grămadă și arunci: nu poți lua de jos.",
-            "In your first turn you only draw from the stock and discard: no take from the row.",
-        ),
-        TakeErrorCode.PE_TABLA_NOT_CLOSING: (
-            "Ai anunțat că închizi pe tablă: iei doar din grămadă, cu excepția turei în "
-            "care închizi.",
-            "You declared pe tablă: you draw only from the stock, except in your closing turn.",
-        ),
-        TakeErrorCode.UNOPENED_LAST_DISCARD: (
-            "În aceste reguli ultima piesă aruncată nu poate fi luată înainte de prima etalare.",
-            "Under these rules the last discard cannot be taken before your first etalare.",
-        ),
-        TakeErrorCode.LAST_DISCARD_RACK_TOO_SMALL: (
-            "Cu {rack} piese pe tablă nu poți lua ultima piesă din șir; trebuie cel puțin "
-            "{minimum}. Trage din grămadă.",
-            "With {rack} tiles on the rack you cannot take the last discard; you need at "
-            "least {minimum}. Draw from the stock.",
-        ),
-        TakeErrorCode.RUPERE_DISABLED: (
-            "În aceste reguli se poate lua doar ultima piesă din șir.",
-            "Under these rules only the last discard may be taken.",
-        ),
-        TakeErrorCode.RUPERE_UNOPENED: (
-            "Poți rupe șirul la o piesă mai veche doar dacă ai etalat într-o tură anterioară.",
-            "You may break the row at an older tile only after opening in an earlier turn.",
-        ),
-        TakeErrorCode.RUPERE_RACK_TOO_SMALL: (
-            "Cu {rack} piese pe tablă nu poți rupe șirul la o piesă mai veche; trebuie "
-            "cel puțin {minimum}.",
-            "With {rack} tiles on the rack you cannot break the row at an older tile; you "
-            "need at least {minimum}.",
-        ),
-        TakeErrorCode.NOTHING_WOULD_REMAIN: (
-            "Piesa luată ar trebui pusă într-o formație nouă cu cel puțin {own} piese de pe "
-            "tablă, iar pe tablă trebuie să rămână cel puțin {left} piese: cu {rack} piese "
-            "nu se poate.",
-            "The taken tile must go into a new meld with at least {own} rack tiles and at "
-            "least {left} tile(s) must stay on the rack: with {rack} tiles that is impossible.",
-        ),
-        TakeErrorCode.CANNOT_JUSTIFY: (
-            "Piesa {tile} nu formează o formație nouă cu cel puțin {own} piese care erau pe "
-            "tablă când ai luat-o.",
-            "{tile} forms no new meld with at least {own} tiles that were on the rack when "
-            "it was taken.",
-        ),
-        TakeErrorCode.CANNOT_OPEN: (
-            "Cu piesa {tile} nu poți face prima etalare în tura aceasta.",
-            "With {tile} you cannot make your first etalare in this turn.",
-        ),
-        TakeErrorCode.CANNOT_CLOSE: (
-            "Cu piesa {tile} nu poți închide în tura aceasta (îți trebuie și o piesă de "
-            "închidere).",
-            "With {tile} you cannot close in this turn (you also need a closing tile).",
-        ),
-        TakeErrorCode.ATU_NEVER: (
-            "În aceste reguli atuul întors nu poate fi luat.",
-            "Under these rules the face-up atu can never be taken.",
-        ),
-        TakeErrorCode.ATU_NOT_CLOSING_TURN: (
-            "Atuul se poate lua doar în tura în care și închizi jocul.",
-            "The atu may be taken only in the turn in which you close.",
-        ),
-        TakeErrorCode.ATU_NO_FULL_RIGHTS: (
-            "Atuul îl poate lua doar cine a etalat într-o tură anterioară (sau cine închide "
-            "pe tablă).",
-            "Only a player who opened in an earlier turn (or who closes pe tablă) may take "
-            "the atu.",
-        ),
-        TakeErrorCode.NOT_IN_NEW_MELD: (
-            "Piesa luată, {tile}, trebuie pusă în aceeași tură într-o formație nouă.",
-            "The taken tile {tile} must go into a new meld in this same turn.",
-        ),
-        TakeErrorCode.INVALID_MELD: (
-            "Formația cu piesa luată, {tile}, nu este validă.",
-            "The meld holding the taken tile {tile} is not valid.",
-        ),
-        TakeErrorCode.TOO_FEW_OWN_TILES: (
-            "Formația cu piesa luată, {tile}, are doar {count} piese care erau pe tablă "
-            "când ai luat-o; trebuie cel puțin {own}.",
-            "The meld holding the taken tile {tile} has only {count} tile(s) that were on "
-            "the rack when it was taken; it needs at least {own}.",
-        ),
-    }
-)
-
-
 class InvalidTakeError(RemiError, ValueError):
     """A take from the discard row or of the face-up atu is not allowed, or its
     obligation was not met (RUPE-*, TURN-01, TURN-04, TURN-07, ATU-06).  ``code`` is a
@@ -1091,46 +466,6 @@ class ClosingErrorCode(enum.StrEnum):
     TOO_FEW_AFTER_OPENING = "close_too_few_after_opening"
     BAD_RACK_SIZE = "close_bad_rack_size"
     NOTHING_TO_DISCARD = "close_nothing_to_discard"
-
-
-MESSAGES.update(
-    {
-        ClosingErrorCode.NO_TAKE: (
-            "Nu poți închide fără să fi luat o piesă în această tură.",
-            "You cannot close without having taken a tile in this turn.",
-        ),
-        ClosingErrorCode.NOT_OPENED: (
-            "Nu poți închide înainte de prima etalare (doar pe tablă, dacă ai anunțat).",
-            "You cannot close before your first etalare (only pe tablă, if declared).",
-        ),
-        ClosingErrorCode.OPENING_TURN: (
-            "Nu poți închide în tura în care te-ai etalat prima dată.",
-            "You cannot close in the turn of your first etalare.",
-        ),
-        ClosingErrorCode.PE_TABLA: (
-            "Închiderea pe tablă nu e posibilă: nu ai anunțat-o, te-ai etalat deja, "
-            "sau regulile nu o permit.",
-            "A pe-tablă closing is not possible: not declared, already opened, or not "
-            "allowed by these rules.",
-        ),
-        ClosingErrorCode.NO_CLOSING_TILE: (
-            "Trebuie să-ți rămână cel puțin o piesă pe tablă: piesa de închidere.",
-            "At least one tile must stay on your rack: the closing tile.",
-        ),
-        ClosingErrorCode.TOO_FEW_AFTER_OPENING: (
-            "În tura primei etalări trebuie să-ți rămână cel puțin {minimum} piese.",
-            "In the turn of your first etalare at least {minimum} tiles must stay on your rack.",
-        ),
-        ClosingErrorCode.BAD_RACK_SIZE: (
-            "Numărul de piese de pe tablă nu poate fi negativ: {rack}.",
-            "The number of tiles on the rack cannot be negative: {rack}.",
-        ),
-        ClosingErrorCode.NOTHING_TO_DISCARD: (
-            "Nu ai nicio piesă de aruncat: tabla ta e goală.",
-            "There is no tile to discard: your rack is empty.",
-        ),
-    }
-)
 
 
 class InvalidClosingError(RemiError, ValueError):
@@ -1185,169 +520,6 @@ class StepErrorCode(enum.StrEnum):
     PE_TABLA_TAKE_MUST_CLOSE = "pe_tabla_take_must_close"
 
 
-MESSAGES.update(
-    {
-        StepErrorCode.ROUND_OVER: (
-            "Jocul s-a încheiat; nu se mai poate muta.",
-            "The round is over; no more steps can be made.",
-        ),
-        StepErrorCode.NOT_YOUR_TURN: (
-            "Nu este rândul jucătorului {seat}.",
-            "It is not seat {seat}'s turn.",
-        ),
-        StepErrorCode.BAD_SEAT: (
-            "Locul {seat} nu există la această masă ({players} jucători).",
-            "There is no seat {seat} at this table ({players} players).",
-        ),
-        StepErrorCode.TAKE_FIRST: (
-            "Mai întâi trebuie să iei o piesă (din grămadă, de jos sau atuul).",
-            "You must first take a tile (from the stock, the row or the atu).",
-        ),
-        StepErrorCode.ALREADY_TOOK: (
-            "Ai luat deja o piesă în această tură.",
-            "You have already taken a tile in this turn.",
-        ),
-        StepErrorCode.STARTER_FIRST_TURN: (
-            "În prima tură, cel care începe nu ia nicio piesă: doar aruncă una.",
-            "In his first turn the starter takes nothing: he only discards.",
-        ),
-        StepErrorCode.STOCK_EMPTY: (
-            "Grămada s-a terminat.",
-            "The stock is empty.",
-        ),
-        StepErrorCode.NOT_IN_RACK: (
-            "Piesa {tile} nu este pe tabla ta.",
-            "Tile {tile} is not on your rack.",
-        ),
-        StepErrorCode.RUPERE_IS_LAST_DISCARD: (
-            "Ultima piesă aruncată se ia cu „ia ultima piesă”, nu prin rupere.",
-            "The last discard is taken with 'take last discard', not by a rupere.",
-        ),
-        StepErrorCode.ATU_ALREADY_TAKEN: (
-            "Atuul a fost deja luat.",
-            "The atu has already been taken.",
-        ),
-        StepErrorCode.FIRST_TURN_NO_MELD: (
-            "În prima ta tură nu poți etala, lipi sau schimba jokeri: doar tragi și arunci.",
-            "In your first turn you may not meld, lay off or swap: only draw and discard.",
-        ),
-        StepErrorCode.PE_TABLA_BINDING: (
-            "Ai anunțat că joci pe tablă: te poți etala doar închizând dintr-odată.",
-            "You declared pe tablă: you may only meld by closing all at once.",
-        ),
-        StepErrorCode.PE_TABLA_MUST_CLOSE: (
-            "Jucând pe tablă, tura în care etalezi trebuie să fie cea în care închizi.",
-            "Playing pe tablă, the turn in which you meld must be the turn you close.",
-        ),
-        StepErrorCode.ATU_MUST_CLOSE: (
-            "Cine ia atuul trebuie să și închidă în aceeași tură.",
-            "Whoever takes the atu must also close in the same turn.",
-        ),
-        StepErrorCode.MUST_CLOSE: (
-            "Ai rămas cu o singură piesă: nu mai poți arunca, închizi cu ea.",
-            "You have a single tile left: you cannot discard it; you close with it.",
-        ),
-        StepErrorCode.CLOSE_NOT_LAST_TILE: (
-            "Poți închide doar cu ultima piesă rămasă ({rack} pe tablă).",
-            "You can only close with your last remaining tile ({rack} on the rack).",
-        ),
-        StepErrorCode.RACK_OVER_MAX: (
-            "La sfârșitul turei poți avea cel mult {maximum} piese pe tablă, nu {rack}.",
-            "At the end of a turn you may hold at most {maximum} tiles, not {rack}.",
-        ),
-        StepErrorCode.ANNOUNCE_NOT_DUE: (
-            "Anunțul se face doar când ai cel mult {threshold} piese (ai {rack}).",
-            "The announcement is made only with at most {threshold} tiles ({rack} held).",
-        ),
-        StepErrorCode.ANNOUNCE_AFTER_DISCARD: (
-            "În tura ta, anunțurile se fac după ce arunci piesa (sau înainte să iei).",
-            "In your own turn you announce or declare after your discard (or before you take).",
-        ),
-        StepErrorCode.ALREADY_ANNOUNCED: (
-            "Ai anunțat deja în acest joc.",
-            "You have already announced in this round.",
-        ),
-        StepErrorCode.ATU_TWIN_NOT_HELD: (
-            "Nu ai pe tablă piesa identică cu atuul.",
-            "You do not hold the atu's twin.",
-        ),
-        StepErrorCode.ATU_ALREADY_ANNOUNCED: (
-            "Atuul a fost deja anunțat în acest joc.",
-            "The atu has already been announced in this round.",
-        ),
-        StepErrorCode.ATU_ANNOUNCE_TOO_LATE: (
-            "Atuul se anunță cel târziu înainte de prima ta piesă luată.",
-            "The atu must be announced before your first take at the latest.",
-        ),
-        StepErrorCode.PE_TABLA_DISABLED: (
-            "Aceste reguli nu au închiderea pe tablă.",
-            "These rules have no pe-tablă closing.",
-        ),
-        StepErrorCode.PE_TABLA_TOO_LATE: (
-            "Jocul pe tablă se anunță cel târziu după primul tur al mesei.",
-            "Pe tablă must be declared by the end of the first cycle.",
-        ),
-        StepErrorCode.PE_TABLA_ALREADY_OPENED: (
-            "Te-ai etalat deja: nu mai poți juca pe tablă.",
-            "You have already melded: you can no longer play pe tablă.",
-        ),
-        StepErrorCode.PE_TABLA_ALREADY_DECLARED: (
-            "Ai anunțat deja că joci pe tablă.",
-            "You have already declared pe tablă.",
-        ),
-        StepErrorCode.PREPLAY_OVER: (
-            "Dublele se schimbă (sau jocul se strică) doar înainte de prima piesă aruncată.",
-            "Doubles are exchanged (or the deal voided) only before the first discard.",
-        ),
-        StepErrorCode.EXCHANGE_DISABLED: (
-            "Aceste reguli nu permit schimbul de duble.",
-            "These rules do not allow exchanging doubles.",
-        ),
-        StepErrorCode.EXCHANGE_SAME_SEAT: (
-            "Schimbul de duble se face între doi jucători diferiți.",
-            "Doubles are exchanged between two different players.",
-        ),
-        StepErrorCode.NOT_A_DOUBLE: (
-            "Jucătorul {seat} nu are dublă de {tile}.",
-            "Seat {seat} holds no double of {tile}.",
-        ),
-        StepErrorCode.DOUBLE_CLASS_MISMATCH: (
-            "Se schimbă doar dublă mică cu dublă mică și dublă mare cu dublă mare "
-            "({first} cu {second} nu se poate).",
-            "Only small for small and big for big ({first} for {second} is not allowed).",
-        ),
-        StepErrorCode.DOUBLE_ALREADY_EXCHANGED: (
-            "Dubla de {tile} a fost deja schimbată.",
-            "The double of {tile} was already exchanged.",
-        ),
-        StepErrorCode.REDEAL_DISABLED: (
-            "Aceste reguli nu permit stricarea jocului.",
-            "These rules do not allow voiding the deal.",
-        ),
-        StepErrorCode.TOO_FEW_DOUBLES: (
-            "Pentru a strica jocul trebuie {threshold} duble; jucătorul {seat} are {count}.",
-            "Voiding the deal needs {threshold} doubles; seat {seat} holds {count}.",
-        ),
-        StepErrorCode.NOTHING_TO_UNDO: (
-            "Nu este nicio mutare de luat înapoi în această tură.",
-            "There is no step of this turn to take back.",
-        ),
-        StepErrorCode.UNDO_IRREVERSIBLE: (
-            "Mutarea {step} nu se poate lua înapoi (a dezvăluit o piesă sau a încheiat tura).",
-            "Step {step} cannot be taken back (it revealed a tile or ended the turn).",
-        ),
-        StepErrorCode.UNDO_LIMIT: (
-            "O tură poate lua înapoi cel mult {limit} de mutări; continuă tura sau încheie-o.",
-            "A turn may take back at most {limit} steps; go on with the turn or end it.",
-        ),
-        StepErrorCode.PE_TABLA_TAKE_MUST_CLOSE: (
-            "Jucând pe tablă, iei din rând doar în tura în care închizi.",
-            "Playing pe tablă, you take from the row only in the turn you close.",
-        ),
-    }
-)
-
-
 class IllegalStepError(RemiError, ValueError):
     """The engine refused a step; the state is unchanged.
 
@@ -1385,56 +557,6 @@ class EngineErrorCode(enum.StrEnum):
     NO_ROUNDS = "engine_no_rounds"
 
 
-MESSAGES.update(
-    {
-        EngineErrorCode.PLAYERS: (
-            "Remi se joacă în 2, 3 sau 4 jucători, nu în {players}.",
-            "Remi is played by 2, 3 or 4 players (TILES-02), not {players}.",
-        ),
-        EngineErrorCode.BAD_SEAT: (
-            "Locul {seat} nu există la această masă ({players} jucători).",
-            "There is no seat {seat} at this table ({players} players).",
-        ),
-        EngineErrorCode.ROUND_NOT_OVER: (
-            "Runda nu s-a încheiat, deci nu se poate încă număra.",
-            "The round is not over, so it cannot be scored yet.",
-        ),
-        EngineErrorCode.BOT_COUNT: (
-            "Trebuie câte un robot pentru fiecare loc ({players}), nu {bots}.",
-            "One bot per seat is needed ({players}), not {bots}.",
-        ),
-        EngineErrorCode.ROUND_TOO_LONG: (
-            "Runda nu s-a încheiat în limita de pași dată ({max_steps}).",
-            "The round did not end within the step limit given ({max_steps}).",
-        ),
-        EngineErrorCode.NOT_IN_RACK: (
-            "Piesa {tile} nu este pe tabla locului {seat}.",
-            "Tile {tile} is not on seat {seat}'s rack.",
-        ),
-        EngineErrorCode.JOKER_NOT_DOUBLE: (
-            "Jokerul nu face niciodată parte dintr-o dublă (DUBLE-01).",
-            "A joker is never part of a double (DUBLE-01).",
-        ),
-        EngineErrorCode.BAD_MATCH_CONFIG: (
-            "Configurația meciului nu este bună: {why}.",
-            "The match configuration is wrong: {why}.",
-        ),
-        EngineErrorCode.MATCH_ROUND_PENDING: (
-            "Runda curentă a meciului nu s-a încheiat încă.",
-            "The match's current round is not over yet.",
-        ),
-        EngineErrorCode.MATCH_OVER: (
-            "Meciul s-a încheiat: nu mai urmează nicio rundă.",
-            "The match is over: no round follows.",
-        ),
-        EngineErrorCode.NO_ROUNDS: (
-            "Un meci are cel puțin o rundă.",
-            "A match has at least one round.",
-        ),
-    }
-)
-
-
 class EngineArgumentError(RemiError, ValueError):
     """A function of :mod:`remi_rules.engine` was given a value of the right type that
     makes no sense here (five players, seat 7, the score of a round still in play).
@@ -1463,72 +585,6 @@ class StateErrorCode(enum.StrEnum):
     DOCUMENT_TOO_LARGE = "state_document_too_large"
 
 
-MESSAGES.update(
-    {
-        StateErrorCode.WRONG_TYPE: (
-            "La {path}: era așteptat {expected}, s-a primit {got}.",
-            "At {path}: expected {expected}, got {got}.",
-        ),
-        StateErrorCode.MISSING_KEY: (
-            "La {path}: lipsește cheia „{key}”.",
-            "At {path}: the key '{key}' is missing.",
-        ),
-        StateErrorCode.UNKNOWN_KEY: (
-            "La {path}: cheia „{key}” nu este cunoscută.",
-            "At {path}: unknown key '{key}'.",
-        ),
-        StateErrorCode.OUT_OF_RANGE: (
-            "La {path}: valoarea {value} este în afara intervalului {lo}…{hi}.",
-            "At {path}: value {value} is outside {lo}..{hi}.",
-        ),
-        StateErrorCode.BAD_VALUE: (
-            "La {path}: valoare imposibilă ({why}).",
-            "At {path}: impossible value ({why}).",
-        ),
-        StateErrorCode.TILE_COUNT: (
-            "Piesele nu se regăsesc fiecare exact o dată: {why}.",
-            "The tiles are not each present exactly once: {why}.",
-        ),
-        StateErrorCode.BAD_PHASE: (
-            "La {path}: starea jocului este imposibilă ({why}).",
-            "At {path}: the game is in an impossible phase ({why}).",
-        ),
-        StateErrorCode.FINGERPRINT: (
-            "Amprenta regulilor ({got}) nu corespunde regulilor salvate ({expected}).",
-            "The rules' fingerprint ({got}) does not match the saved rules ({expected}).",
-        ),
-        StateErrorCode.FORMAT_VERSION: (
-            "Versiunea formatului ({got}) nu este suportată (se așteaptă {expected}).",
-            "Format version {got} is not supported (expected {expected}).",
-        ),
-        StateErrorCode.BAD_RULESET: (
-            "La {path}: regulile salvate sunt invalide ({why}).",
-            "At {path}: the saved rules are invalid ({why}).",
-        ),
-        StateErrorCode.BAD_RECORD: (
-            "La {path}: înregistrarea nu se poate rejuca ({why}).",
-            "At {path}: the record cannot be replayed ({why}).",
-        ),
-        StateErrorCode.TOO_DEEP: (
-            "La {path}: date imbricate prea adânc.",
-            "At {path}: the data is nested too deeply.",
-        ),
-        StateErrorCode.NOT_JSON: (
-            "Textul nu este JSON valid ({why}).",
-            "The text is not valid JSON ({why}).",
-        ),
-        StateErrorCode.STRING_TOO_LONG: (
-            "La {path}: textul este prea lung (lungime {length}, cel mult {limit}).",
-            "At {path}: the text is too long (length {length}, at most {limit}).",
-        ),
-        StateErrorCode.DOCUMENT_TOO_LARGE: (
-            "Documentul este prea mare (cel puțin {size} B; limita este de {limit} B).",
-            "The document is too large (at least {size} bytes; the limit is {limit}).",
-        ),
-    }
-)
-
-
 class InvalidStateError(RemiError, ValueError):
     """Saved data was refused when loaded (a game state, a record, a view).
     ``code`` is a :class:`StateErrorCode`; ``details["path"]`` names the bad field
@@ -1551,32 +607,6 @@ class SolverErrorCode(enum.StrEnum):
     BAD_MIN_LEFTOVER = "hand_bad_min_leftover"
 
 
-MESSAGES.update(
-    {
-        SolverErrorCode.TOO_MANY_TILES: (
-            "Mâna are {count} piese; soluționarea primește cel mult {limit}.",
-            "The hand holds {count} tiles; the solver takes at most {limit}.",
-        ),
-        SolverErrorCode.TOO_MANY_COPIES: (
-            "Mâna are {count} piese {tile}, dar setul are doar {limit}.",
-            "The hand holds {count} copies of {tile}, but the set has only {limit}.",
-        ),
-        SolverErrorCode.TOO_MANY_JOKERS: (
-            "Mâna are {count} jokeri, dar setul are doar {limit}.",
-            "The hand holds {count} jokers, but the set has only {limit}.",
-        ),
-        SolverErrorCode.UNKNOWN_OBJECTIVE: (
-            "Obiectiv necunoscut „{objective}”: se poate cere {known}.",
-            "Unknown objective '{objective}': use one of {known}.",
-        ),
-        SolverErrorCode.BAD_MIN_LEFTOVER: (
-            "Nu se pot păstra {min_leftover} piese dintr-o mână de {count}.",
-            "Cannot keep {min_leftover} tiles back from a hand of {count}.",
-        ),
-    }
-)
-
-
 class InvalidHandError(RemiError, ValueError):
     """The solver was given a hand that cannot exist (more than 30 tiles, more copies
     of a tile than the set holds) or options it does not know.  ``code`` is a
@@ -1595,28 +625,6 @@ class HintErrorCode(enum.StrEnum):
     ROUND_OVER = "hint_round_over"
     RULES_MISMATCH = "hint_rules_mismatch"
     BAD_SAMPLES = "hint_bad_samples"
-
-
-MESSAGES.update(
-    {
-        HintErrorCode.NOT_YOUR_TURN: (
-            "Nu este rândul jucătorului {seat}: sugestia se cere la rândul tău.",
-            "It is not seat {seat}'s turn: a hint is for the seat to move.",
-        ),
-        HintErrorCode.ROUND_OVER: (
-            "Runda s-a încheiat: nu mai este nimic de sugerat.",
-            "The round is over: there is nothing left to suggest.",
-        ),
-        HintErrorCode.RULES_MISMATCH: (
-            "Regulile date nu sunt cele ale jocului ({given} în loc de {expected}).",
-            "The rules given are not the game's ({given} instead of {expected}).",
-        ),
-        HintErrorCode.BAD_SAMPLES: (
-            "„samples” trebuie să fie un număr întreg de la 0 în sus, nu {samples}.",
-            "'samples' must be a whole number from 0 up, not {samples}.",
-        ),
-    }
-)
 
 
 class HintError(RemiError, ValueError):
@@ -1649,72 +657,6 @@ class SimErrorCode(enum.StrEnum):
     BAD_RESULTS = "sim_bad_results"
 
 
-MESSAGES.update(
-    {
-        SimErrorCode.BAD_SEATS: (
-            "O rundă se joacă de 2 până la 4 roboți, nu de {count}.",
-            "A round seats 2 to 4 bots, not {count}.",
-        ),
-        SimErrorCode.UNKNOWN_BOT: (
-            "Robot necunoscut „{name}”: se poate alege {known}.",
-            "Unknown bot '{name}': use one of {known}.",
-        ),
-        SimErrorCode.BAD_ROUNDS: (
-            "Numărul de runde trebuie să fie cel puțin 1, nu {rounds}.",
-            "The number of rounds must be at least 1, not {rounds}.",
-        ),
-        SimErrorCode.BAD_LABELS: (
-            "Regulile simulate au nevoie de etichete distincte și nevide, nu {labels}.",
-            "The rulesets simulated need distinct, non-empty labels, not {labels}.",
-        ),
-        SimErrorCode.BAD_SEED_RANGE: (
-            "Sarcina se oprește la seed-ul {stop_seed}, înainte de primul, {first_seed}.",
-            "The task stops at seed {stop_seed}, before its first seed {first_seed}.",
-        ),
-        SimErrorCode.BAD_CHUNK: (
-            "O sarcină are cel puțin 1 rundă, nu {chunk}.",
-            "A task holds at least 1 round, not {chunk}.",
-        ),
-        SimErrorCode.BAD_JOBS: (
-            "Numărul de procese trebuie să fie cel puțin 1, nu {jobs}.",
-            "The number of processes must be at least 1, not {jobs}.",
-        ),
-        SimErrorCode.UNKNOWN_BACKEND: (
-            "Mod de rulare necunoscut „{backend}”: se poate alege {known}.",
-            "Unknown backend '{backend}': use one of {known}.",
-        ),
-        SimErrorCode.BAD_OUTCOME: (
-            "Rezultat de rundă imposibil: {why}.",
-            "An impossible round outcome: {why}.",
-        ),
-        SimErrorCode.BAD_VALUES: (
-            "Valorile măsurate trebuie să fie numere finite, nu {value}.",
-            "The values measured must be finite numbers, not {value}.",
-        ),
-        SimErrorCode.BAD_COUNTS: (
-            "O proporție are nevoie de 0 ≤ reușite ≤ total, nu {hits} din {n}.",
-            "A share needs 0 ≤ hits ≤ total, not {hits} of {n}.",
-        ),
-        SimErrorCode.RAY_MISSING: (
-            "Modul de rulare „ray” are nevoie de Ray: pip install 'remi-rules[ray]'.",
-            "The ray backend needs Ray: pip install 'remi-rules[ray]'.",
-        ),
-        SimErrorCode.WORKER_LOST: (
-            "Un proces al simulării s-a oprit pe neașteptate (cod de ieșire {exitcode}).",
-            "A simulation worker process ended unexpectedly (exit code {exitcode}).",
-        ),
-        SimErrorCode.COUNT_TOO_LARGE: (
-            "Un număr de runde atât de mare ({n}) nu se poate măsura: cel mult {limit}.",
-            "A count of rounds this large ({n}) cannot be measured: at most {limit}.",
-        ),
-        SimErrorCode.BAD_RESULTS: (
-            "Acestea nu sunt rezultatele unei simulări: {why}.",
-            "These are not the results of a simulation: {why}.",
-        ),
-    }
-)
-
-
 class InvalidSimulationError(RemiError, ValueError):
     """The simulator was given a value it cannot use: a bot it does not know, a seat
     count, a number of rounds, processes or seeds out of range, an impossible round
@@ -1734,5 +676,14 @@ class SimulationFailedError(RemiError, RuntimeError, ValueError):
 
 
 def all_codes() -> tuple[enum.StrEnum, ...]:
-    """Every error code the library defines, in a stable order."""
-    return tuple(MESSAGES)
+    """Every error code the library defines, in a stable order (the code enums of this
+    module in the order they are defined).  Each has a message in every catalogue
+    (tests/test_i18n.py; ``tools/catalogues.py --check``)."""
+    return tuple(
+        code
+        for value in list(globals().values())
+        if isinstance(value, type)
+        and issubclass(value, enum.StrEnum)
+        and value.__module__ == __name__
+        for code in value
+    )

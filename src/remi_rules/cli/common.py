@@ -16,7 +16,7 @@ from .. import serde, variants
 from ..engine import Automation, Bot
 from ..ruleset import Ruleset
 from ..sim.tasks import BOTS, make_bot
-from .texts import LANGS, tr
+from .texts import languages, tr
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -61,7 +61,7 @@ BOT_KINDS: Final = tuple(BOTS)
 class CliError(Exception):
     """A usage problem the command line reports on stderr with exit code 2: a bad
     option value, a file that cannot be read or is not what was asked for.  ``key``
-    names a sentence of :mod:`remi_rules.cli.texts`, in both languages."""
+    names a sentence of :mod:`remi_rules.cli.texts` (the catalogue entry ``cli:<key>``)."""
 
     def __init__(self, key: str, /, **details: object) -> None:
         super().__init__(key)
@@ -69,7 +69,7 @@ class CliError(Exception):
         self.details = details
 
     def message(self, lang: str = "en") -> str:
-        """The explanation in ``"ro"`` or ``"en"``."""
+        """The explanation in ``lang`` (``"ro"``, ``"en"`` …)."""
         return tr(lang, self.key, **self.details)
 
     def __str__(self) -> str:
@@ -77,9 +77,14 @@ class CliError(Exception):
 
 
 def add_lang(parser: argparse.ArgumentParser) -> None:
-    """``--lang ro|en``: the language of everything the command writes (default en)."""
+    """``--lang ro|en|…``: the language of everything the command writes (default en);
+    the choices are the languages with a catalogue (:func:`remi_rules._i18n.languages`)."""
+    choices = languages()
     parser.add_argument(
-        "--lang", choices=LANGS, default="en", help="Romanian or English (default: en)"
+        "--lang",
+        choices=choices,
+        default="en",
+        help=f"the language: {', '.join(choices)} (default: en)",
     )
 
 

@@ -5,7 +5,8 @@ and back.
 :class:`~remi_rules.engine.PlayerView` and returns an engine step, with the typed
 tiles mapped to that seat's physical tile ids, or a :class:`Meta` command of the
 terminal (``hint``, ``help``, ...).  Bad input raises :class:`NotationError`, whose
-``message("ro")`` / ``message("en")`` says what is wrong; whether a well-formed step
+``message("ro")`` / ``message("en")`` says what is wrong (the catalogue entry of
+its code); whether a well-formed step
 is *legal* is the engine's business (``IllegalStepError``).  :func:`format_step`
 writes a step in the same notation, so a hint's steps can be typed back.
 
@@ -58,6 +59,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Final, Protocol
 
+from .. import _i18n as i18n
 from ..engine import (
     AnnounceAtu,
     AnnounceFewTiles,
@@ -81,7 +83,6 @@ from ..errors import RemiError, TileParseError
 from ..lipire import End
 from ..table import Table
 from ..tiles import JOKER, JOKER_IDS, Tile, parse_tiles
-from .texts import LANGS
 
 __all__ = ["Meta", "NotationError", "NotationErrorCode", "format_step", "parse_command"]
 
@@ -113,69 +114,6 @@ class NotationErrorCode(enum.StrEnum):
     BAD_END = "input_bad_end"
 
 
-# (Romanian, English); placeholders come from the details.
-_MESSAGES: Final[dict[NotationErrorCode, tuple[str, str]]] = {
-    NotationErrorCode.UNKNOWN_COMMAND: (
-        "„{word}” nu este o comandă; scrie help pentru listă.",
-        "'{word}' is not a command; type help for the list.",
-    ),
-    NotationErrorCode.MISSING: (
-        "{word} are nevoie de {what}, de exemplu: {example}",
-        "{word} needs {what}, for example: {example}",
-    ),
-    NotationErrorCode.EXTRA: (
-        "Nu înțeleg „{text}” după {word}.",
-        "Unexpected '{text}' after {word}.",
-    ),
-    NotationErrorCode.BAD_TILE: ("{cause}", "{cause}"),
-    NotationErrorCode.NOT_IN_RACK: (
-        "Nu ai {tile} pe tablă.",
-        "You hold no {tile}.",
-    ),
-    NotationErrorCode.TOO_FEW: (
-        "Ai doar {held} × {tile} pe tablă, nu {wanted}.",
-        "You hold only {held} × {tile}, not {wanted}.",
-    ),
-    NotationErrorCode.NOT_IN_ROW: (
-        "Nu este niciun {tile} în șir.",
-        "There is no {tile} in the row.",
-    ),
-    NotationErrorCode.BAD_NUMBER: (
-        "„{text}” nu este {what}.",
-        "'{text}' is not {what}.",
-    ),
-    NotationErrorCode.ROW_POSITION: (
-        "Șirul nu are poziția {index}: are {count} piese.",
-        "The row has no position {index}: it holds {count} tiles.",
-    ),
-    NotationErrorCode.NO_JOKER: (
-        "Formația {meld} nu are niciun joker.",
-        "Meld {meld} holds no joker.",
-    ),
-    NotationErrorCode.BAD_END: (
-        "„{text}” nu este un capăt: low (jos) sau high (sus).",
-        "'{text}' is not an end: low or high.",
-    ),
-}
-
-_WHAT: Final[dict[str, tuple[str, str]]] = {
-    "tile": ("o piesă", "a tile"),
-    "tiles": ("piesele formației", "the meld's tiles"),
-    "meld": ("numărul formației", "the meld's number"),
-    "meld_number": ("un număr de formație", "a meld number"),
-    "position": ("o piesă din șir sau poziția ei", "a row tile or its position"),
-}
-
-_EXAMPLE: Final[dict[str, tuple[str, str]]] = {
-    "rupere": ("rupere 9R", "rupere 9R"),
-    "meld": ("etalează 5R 6R 7R", "meld 5R 6R 7R"),
-    "lay": ("lipește 9G la 2", "lay 9G on 2"),
-    "swap": ("schimbă 6R la 3", "swap 6R on 3"),
-    "discard": ("aruncă 13R", "discard 13R"),
-    "close": ("închide 2A", "close 2A"),
-}
-
-
 class NotationError(RemiError, ValueError):
     """A typed line that is not a step (bad notation, a tile the player does not
     hold, a row position that does not exist).  ``code`` is a
@@ -184,26 +122,13 @@ class NotationError(RemiError, ValueError):
     code: NotationErrorCode
 
     def message(self, lang: str = "en") -> str:
-        """The explanation in ``"ro"`` (Romanian) or ``"en"`` (English)."""
-        if lang not in LANGS:
-            raise ValueError(f"unknown language {lang!r}; use one of {LANGS}")
-        k = LANGS.index(lang)
-        details = {key: str(value) for key, value in self.details.items()}
-        cause = self.details.get("cause")
-        if isinstance(cause, RemiError):
-            details["cause"] = cause.message(lang)
-        what = self.details.get("what")
-        if isinstance(what, str) and what in _WHAT:
-            details["what"] = _WHAT[what][k]
-        command = self.details.get("command")
-        if isinstance(command, str) and command in _EXAMPLE:
-            details["example"] = _EXAMPLE[command][k]
-        return _MESSAGES[self.code][k].format_map(_Blank(details))
-
-
-class _Blank(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return "?"
+        """The explanation in ``lang`` (``"ro"``, ``"en"`` …): the catalogue entry of
+        the code; ``what`` names a ``what:`` entry, ``command`` its ``example:``, and
+        a ``cause`` (the tile's parse error) is written in the same language."""
+        details = dict(self.details)
+        if "command" in details:
+            details["example"] = details["command"]
+        return i18n.text(self.code.value, lang, details, bounded=False)
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -460,42 +385,15 @@ class _Where(Protocol):
     def row(self) -> tuple[int, ...]: ...
 
 
-# (Romanian, English)
-_SAY: Final[dict[str, tuple[str, str]]] = {
-    "draw": ("trage", "draw"),
-    "take": ("ia", "take"),
-    "rupere": ("rupere", "rupere"),
-    "atu": ("atu", "atu"),
-    "meld": ("etalează", "meld"),
-    "lay": ("lipește {tile} la {meld}", "lay {tile} on {meld}"),
-    "swap": ("schimbă {tile} la {meld}", "swap {tile} on {meld}"),
-    "discard": ("aruncă", "discard"),
-    "close": ("închide", "close"),
-    "announce": ("anunță", "announce"),
-    "announce_atu": ("anunță atu", "announce atu"),
-    "pe_tabla": ("pe tablă", "pe tabla"),
-    "redeal": ("strică", "redeal"),
-    "exchange": (
-        "schimbă dubla {tile} cu locul {other} pe {other_tile}",
-        "exchange {tile} with seat {other} for {other_tile}",
-    ),
-    "undo": ("anulează", "undo"),
-    "low": ("jos", "low"),
-    "high": ("sus", "high"),
-}
-
-
 def format_step(step: Step, where: _Where, lang: str = "en") -> str:
     """``step`` in the notation :func:`parse_command` reads, for the position
     ``where`` (the state or view *before* the step: a rupere names the row tile, or
     its position when an earlier copy of it lies in the row)."""
-    if lang not in LANGS:
-        raise ValueError(f"unknown language {lang!r}; use one of {LANGS}")
-    k = LANGS.index(lang)
+    i18n.language(lang)
     table = where.table
 
     def say(key: str, **details: object) -> str:
-        return _SAY[key][k].format(**details)
+        return i18n.text(f"word:{key}", lang, details, bounded=False)
 
     def t(tile_id: int) -> str:
         return _tile_text(tile_id, table)

@@ -63,7 +63,7 @@ from .render import (
     status_text,
     table_lines,
 )
-from .texts import tiles, tr
+from .texts import tr
 
 if TYPE_CHECKING:
     from .common import Subparsers
@@ -229,7 +229,7 @@ class _Session:
             self.show()
         elif optional and self._asked_turn != game.state.turn:
             self._asked_turn = game.state.turn
-            self.say("announce_prompt", count=tiles(lang, len(game.state.rack(self.you))))
+            self.say("announce_prompt", count=len(game.state.rack(self.you)))
         line = self.read()
         if line is None:
             self.write(self.log.finish(game.state))

@@ -78,14 +78,14 @@ class ScriptedChance:
     def shuffle(self, ids: tuple[int, ...]) -> tuple[int, ...]:
         if self.position >= len(self.outcomes):
             raise InvalidStateError(
-                StateErrorCode.BAD_RECORD, path="record.chance", why="a chance outcome is missing"
+                StateErrorCode.BAD_RECORD, path="record.chance", why="chance_missing"
             )
         out = self.outcomes[self.position]
         if sorted(out) != sorted(ids):
             raise InvalidStateError(
                 StateErrorCode.BAD_RECORD,
                 path=f"record.chance[{self.position}]",
-                why="the outcome is not a permutation of the tiles shuffled",
+                why="chance_not_permutation",
             )
         self.position += 1
         return tuple(out)

@@ -331,9 +331,7 @@ class Game:
             if any(type(i) is not int for i in order):
                 raise TypeError("a deal holds tile ids (ints)")
             if sorted(order) != list(range(106)) or any(type(i) is not int for i in order):
-                raise InvalidStateError(
-                    StateErrorCode.TILE_COUNT, why="a deal must hold each of the ids 0-105 once"
-                )
+                raise InvalidStateError(StateErrorCode.TILE_COUNT, why="deal_not_permutation")
         state, dealt = deal_tiles(rules, n, order, dealer=dealer, starter=starter, chance=chance)
         events.extend(dealt)
         record = GameRecord(
@@ -405,7 +403,8 @@ class Game:
                 raise InvalidStateError(
                     StateErrorCode.BAD_RECORD,
                     path=f"record.steps[{k}]",
-                    why=str(err),
+                    why="step_refused",
+                    cause=err,
                     step_code=err.code.value,
                 ) from err
         chance.live = True

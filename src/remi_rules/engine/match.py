@@ -37,7 +37,7 @@ def _positive(_inst: object, attribute: attrs.Attribute[Any], value: object) -> 
         raise TypeError(f"{attribute.name} must be an int or None, not {type(value).__name__}")
     if value < 1:
         raise EngineArgumentError(
-            EngineErrorCode.BAD_MATCH_CONFIG, why=f"{attribute.name} must be at least 1"
+            EngineErrorCode.BAD_MATCH_CONFIG, why="at_least_one", field=attribute.name
         )
 
 
@@ -75,9 +75,7 @@ class MatchConfig:
 
     def __attrs_post_init__(self) -> None:
         if self.rounds is not None and self.target is not None:
-            raise EngineArgumentError(
-                EngineErrorCode.BAD_MATCH_CONFIG, why="give either rounds or target, not both"
-            )
+            raise EngineArgumentError(EngineErrorCode.BAD_MATCH_CONFIG, why="rounds_or_target")
 
 
 @attrs.frozen(kw_only=True)

@@ -73,24 +73,30 @@ def _census(state: GameState, q: str) -> None:
         for k, tile_id in enumerate(ids):
             here = f"{place}[{k}]"
             if tile_id in where:
-                _bad(_S.TILE_COUNT, here, why=f"tile {tile_id} is also at {where[tile_id]}")
+                _bad(_S.TILE_COUNT, here, why="also_at", tile_id=tile_id, other=where[tile_id])
             where[tile_id] = here
     if state.atu_face_up:
         if state.atu in where:
             _bad(
                 _S.TILE_COUNT,
                 f"{q}atu",
-                why=f"the face-up atu {state.atu} is also at {where[state.atu]}",
+                why="atu_also_at",
+                tile_id=state.atu,
+                other=where[state.atu],
             )
         where[state.atu] = f"{q}atu"
     if len(where) != 106:
         missing = sorted(set(range(106)) - set(where))
         _bad(
-            _S.TILE_COUNT, q[:-1] or "$", why=f"{len(missing)} tile(s) are nowhere: {missing[:10]}"
+            _S.TILE_COUNT,
+            q[:-1] or "$",
+            why="nowhere",
+            count=len(missing),
+            tile_ids=missing[:10],
         )
     problem = tile_census(state)
     if problem is not None:  # the engine's own census agrees, or says why not
-        _bad(_S.TILE_COUNT, q[:-1] or "$", why=problem)
+        _bad(_S.TILE_COUNT, q[:-1] or "$", why="census")
 
 
 def _turns_begun(state: GameState, seat: int) -> int:
@@ -102,12 +108,12 @@ def _turns_begun(state: GameState, seat: int) -> int:
 def _seats(state: GameState, q: str) -> None:
     n = state.players
     if len(state.seats) != n:
-        _bad(_S.BAD_VALUE, f"{q}seats", why=f"{len(state.seats)} seats for {n} players")
+        _bad(_S.BAD_VALUE, f"{q}seats", why="seats", seats=len(state.seats), players=n)
 
 
 def _dealer(state: GameState, q: str) -> None:
     if state.dealer != (state.starter - 1) % state.players:
-        _bad(_S.BAD_VALUE, f"{q}dealer", why="the dealer sits just before the starter")
+        _bad(_S.BAD_VALUE, f"{q}dealer", why="dealer")
 
 
 def _phase(state: GameState, q: str) -> None:
@@ -117,13 +123,13 @@ def _phase(state: GameState, q: str) -> None:
     # -- the phase
     if over != (end is not None):
         where = f"{q}end" if over else f"{q}phase"
-        _bad(_S.BAD_PHASE, where, why="the phase is over exactly when the round has an end")
+        _bad(_S.BAD_PHASE, where, why="over_iff_end")
     if state.current != (state.starter + state.turn - 1) % n:
-        _bad(_S.BAD_PHASE, f"{q}current", why=f"turn {state.turn} is not this seat's")
+        _bad(_S.BAD_PHASE, f"{q}current", why="not_this_seat", turn=state.turn)
     if rules.max_turns_per_round is not None and state.turn > rules.max_turns_per_round:
         _bad(_S.OUT_OF_RANGE, f"{q}turn", value=state.turn, lo=1, hi=rules.max_turns_per_round)
     if state.preplay != (state.turn == 1 and not over):
-        _bad(_S.BAD_PHASE, f"{q}preplay", why="pre-play lasts until the starter's discard")
+        _bad(_S.BAD_PHASE, f"{q}preplay", why="preplay")
     if state.turn == 1:
         # A round may end in turn 1 (a turn cap of 1, a close with a one-tile hand):
         # the starter's discard or closing tile is then in the row.
@@ -140,18 +146,18 @@ def _phase(state: GameState, q: str) -> None:
             else None
         )
         if early is not None:
-            _bad(_S.BAD_PHASE, early, why="nothing is played before the starter's first discard")
+            _bad(_S.BAD_PHASE, early, why="before_first_discard")
     for s, seat in enumerate(state.seats):
         want = _turns_begun(state, s)
         if seat.turns != want:
-            _bad(_S.BAD_VALUE, f"{q}seats[{s}].turns", why=f"by turn {state.turn} it is {want}")
+            _bad(_S.BAD_VALUE, f"{q}seats[{s}].turns", why="turns_by", turn=state.turn, want=want)
     if over:
         for key in ("pending", "announce_window"):
             if getattr(state, key) is not None:
-                _bad(_S.BAD_PHASE, f"{q}{key}", why="the round is over")
+                _bad(_S.BAD_PHASE, f"{q}{key}", why="round_over")
     else:
         if turn is None:
-            _bad(_S.BAD_PHASE, f"{q}pending", why="a round in play has a pending turn")
+            _bad(_S.BAD_PHASE, f"{q}pending", why="pending_turn")
 
 
 def _opened(state: GameState, q: str) -> None:
@@ -160,14 +166,15 @@ def _opened(state: GameState, q: str) -> None:
     owners = {m.owner for m in state.table.melds}
     for s, seat in enumerate(state.seats):
         if seat.opened and s not in owners:
-            _bad(_S.BAD_VALUE, f"{q}seats[{s}].opened", why="the seat has no meld on the table")
+            _bad(_S.BAD_VALUE, f"{q}seats[{s}].opened", why="no_meld")
     new = turn.new_melds if turn is not None else ()
     for m, meld in enumerate(state.table.melds):
         if not state.seats[meld.owner].opened and m not in new:
             _bad(
                 _S.BAD_VALUE,
                 f"{q}table.melds[{m}].owner",
-                why=f"seat {meld.owner} has not opened",
+                why="owner_not_opened",
+                seat=meld.owner,
             )
 
 
@@ -176,55 +183,60 @@ def _turn(state: GameState, q: str) -> None:
     if turn is None:
         return
     if turn.seat != state.current:
-        _bad(_S.BAD_PHASE, f"{q}pending.seat", why="the pending turn is the current seat's")
+        _bad(_S.BAD_PHASE, f"{q}pending.seat", why="pending_seat")
     if turn.number != state.turn:
-        _bad(_S.BAD_PHASE, f"{q}pending.number", why="the pending turn is the round's turn")
+        _bad(_S.BAD_PHASE, f"{q}pending.number", why="pending_number")
     took = turn.took
     if state.turn == 1:
         if took is not None:
-            _bad(_S.BAD_PHASE, f"{q}pending.took", why="the starter's first turn has no take")
+            _bad(_S.BAD_PHASE, f"{q}pending.took", why="first_turn_no_take")
         if state.phase is not Phase.ACTION:
-            _bad(_S.BAD_PHASE, f"{q}phase", why="turn 1 is a discard only")
+            _bad(_S.BAD_PHASE, f"{q}phase", why="turn_one_discard")
     elif (state.phase is Phase.TAKE) != (took is None):
         _bad(
             _S.BAD_PHASE,
             f"{q}phase",
-            why="the phase is take exactly while the turn has no take",
+            why="take_phase",
         )
     seat = state.seats[state.current]
     if took is None and turn.rack_at_start != seat.rack:
-        _bad(_S.BAD_VALUE, f"{q}pending.rack_at_start", why="the turn has not changed the rack yet")
+        _bad(_S.BAD_VALUE, f"{q}pending.rack_at_start", why="rack_unchanged")
     if turn.opened_before != seat.opened:
-        _bad(_S.BAD_VALUE, f"{q}pending.opened_before", why="a seat opens only at its turn's end")
+        _bad(_S.BAD_VALUE, f"{q}pending.opened_before", why="opens_at_end")
     ob = turn.obligation
     source = _SOURCE_OF_TAKE.get(took) if took is not None else None
     if (ob.source if ob is not None else None) != source:
-        _bad(_S.BAD_VALUE, f"{q}pending.obligation", why=f"a {took or 'missing'} take gives none")
+        _bad(
+            _S.BAD_VALUE,
+            f"{q}pending.obligation",
+            why="no_obligation",
+            took=took.value if took is not None else "missing",
+        )
     if ob is not None:
         if ob.rack_before_take != turn.rack_at_start:
             _bad(
                 _S.BAD_VALUE,
                 f"{q}pending.obligation.rack_before_take",
-                why="the take is the turn's first step",
+                why="take_first_step",
             )
         if (ob.source is TakeSource.OLDER) != bool(ob.also_taken):
             _bad(
                 _S.BAD_VALUE,
                 f"{q}pending.obligation.also_taken",
-                why="only a rupere takes later discards too",
+                why="rupere_takes_later",
             )
         if ob.source is TakeSource.ATU and ob.picked != state.atu:
-            _bad(_S.BAD_VALUE, f"{q}pending.obligation.picked", why="the atu was taken")
+            _bad(_S.BAD_VALUE, f"{q}pending.obligation.picked", why="atu_taken")
     melds = len(state.table.melds)
     k = len(turn.new_melds)
     if turn.new_melds != tuple(range(melds - k, melds)):
-        _bad(_S.BAD_VALUE, f"{q}pending.new_melds", why="the turn's melds are the table's last")
+        _bad(_S.BAD_VALUE, f"{q}pending.new_melds", why="melds_last")
     if any(state.table.melds[m].owner != turn.seat for m in turn.new_melds):
-        _bad(_S.BAD_VALUE, f"{q}pending.new_melds", why="the turn's melds are its seat's")
+        _bad(_S.BAD_VALUE, f"{q}pending.new_melds", why="melds_own")
     placed = set(turn.placed)
     for i, tile_id in enumerate(turn.laid_off):
         if tile_id not in placed:
-            _bad(_S.BAD_VALUE, f"{q}pending.laid_off[{i}]", why="a tile laid off was placed")
+            _bad(_S.BAD_VALUE, f"{q}pending.laid_off[{i}]", why="laid_off_placed")
     # A tile is put on the table once in a turn, except a joker swapped back into the
     # rack in this turn, which may be put there again (once per swap).
     for key in ("laid_off", "placed", "swapped_jokers"):
@@ -241,22 +253,23 @@ def _turn(state: GameState, q: str) -> None:
                 _bad(
                     _S.BAD_VALUE,
                     f"{q}pending.{key}[{i}]",
-                    why=f"{tile_id} is there {seen[tile_id]} times; at most {most}",
+                    why="repeated",
+                    tile_id=tile_id,
+                    count=seen[tile_id],
+                    most=most,
                 )
     for m in turn.new_melds:
         if not placed.issuperset(state.table.melds[m].ids):
-            _bad(_S.BAD_VALUE, f"{q}pending.placed", why=f"meld {m}'s tiles were placed this turn")
+            _bad(_S.BAD_VALUE, f"{q}pending.placed", why="meld_placed", meld_index=m)
     for i, joker in enumerate(turn.swapped_jokers):
         if not state.table.joker(joker).swaps:
-            _bad(
-                _S.BAD_VALUE, f"{q}pending.swapped_jokers[{i}]", why="that joker was never swapped"
-            )
+            _bad(_S.BAD_VALUE, f"{q}pending.swapped_jokers[{i}]", why="never_swapped")
     # The counter also counts the steps taken back since (Game.undo keeps counting).
     moves = (took is not None) + k + len(turn.laid_off) + len(turn.swapped_jokers)
     if turn.steps < moves:
-        _bad(_S.BAD_VALUE, f"{q}pending.steps", why=f"the turn has made {moves} step(s)")
+        _bad(_S.BAD_VALUE, f"{q}pending.steps", why="turn_steps", count=moves)
     if took is None and (k or turn.laid_off or turn.swapped_jokers):
-        _bad(_S.BAD_PHASE, f"{q}pending.took", why="a turn takes before it plays")
+        _bad(_S.BAD_PHASE, f"{q}pending.took", why="takes_before_play")
 
 
 def _window(state: GameState, q: str) -> None:
@@ -265,31 +278,31 @@ def _window(state: GameState, q: str) -> None:
         return
     turn = state.pending
     if window != (state.current - 1) % state.players:
-        _bad(_S.BAD_PHASE, f"{q}announce_window", why="only the last turn's seat may announce")
+        _bad(_S.BAD_PHASE, f"{q}announce_window", why="announce_seat")
     if turn is None or turn.steps or turn.took is not None:
-        _bad(_S.BAD_PHASE, f"{q}announce_window", why="the next turn's first step closes it")
+        _bad(_S.BAD_PHASE, f"{q}announce_window", why="window_closes")
     seat = state.seats[window]
     if seat.announced_few or len(seat.rack) > state.rules.announce_threshold:
-        _bad(_S.BAD_VALUE, f"{q}announce_window", why="that seat has nothing to announce")
+        _bad(_S.BAD_VALUE, f"{q}announce_window", why="nothing_to_announce")
 
 
 def _atu_row_exchanged(state: GameState, q: str) -> None:
     rules = state.rules
     if state.atu in JOKER_IDS and not rules.atu_may_be_joker:
-        _bad(_S.BAD_VALUE, f"{q}atu", why="a joker turned up is put back (DEAL-03)")
+        _bad(_S.BAD_VALUE, f"{q}atu", why="atu_joker")
     if not state.atu_face_up:
         turn, end = state.pending, state.end
         if not (
             (turn is not None and turn.took is TakeKind.ATU)
             or (end is not None and end.reason is EndReason.CLOSED)
         ):
-            _bad(_S.BAD_PHASE, f"{q}atu_face_up", why="whoever takes the atu closes at once")
+            _bad(_S.BAD_PHASE, f"{q}atu_face_up", why="atu_closes")
     if state.row_dead_first and not (rules.first_discard_dead and state.row):
-        _bad(_S.BAD_VALUE, f"{q}row_dead_first", why="there is no dead first discard")
+        _bad(_S.BAD_VALUE, f"{q}row_dead_first", why="no_dead_first")
     if state.exchanged and not rules.doubles_exchange:
-        _bad(_S.BAD_VALUE, f"{q}exchanged", why="these rules have no doubles exchange")
+        _bad(_S.BAD_VALUE, f"{q}exchanged", why="no_exchange")
     if len(state.exchanged) % 2:
-        _bad(_S.BAD_VALUE, f"{q}exchanged", why="doubles are exchanged in pairs")
+        _bad(_S.BAD_VALUE, f"{q}exchanged", why="exchange_pairs")
 
 
 def _end(state: GameState, q: str) -> None:
@@ -299,29 +312,29 @@ def _end(state: GameState, q: str) -> None:
     rules = state.rules
     if end.reason is EndReason.CLOSED:
         if end.closer != state.current:
-            _bad(_S.BAD_VALUE, f"{q}end.closer", why="the round closes in the closer's turn")
+            _bad(_S.BAD_VALUE, f"{q}end.closer", why="closer_turn")
         if end.closing_tile is None:
-            _bad(_S.BAD_VALUE, f"{q}end.closing_tile", why="a close has a closing tile")
+            _bad(_S.BAD_VALUE, f"{q}end.closing_tile", why="closing_tile")
         rack = state.seats[end.closer].rack
         if rules.closing_tile_mode is ClosingTileMode.KEEP:
             if rack != (end.closing_tile,):
-                _bad(_S.BAD_VALUE, f"{q}end.closing_tile", why="the closer keeps it, alone")
+                _bad(_S.BAD_VALUE, f"{q}end.closing_tile", why="closer_keeps")
         elif rack or not state.row or state.row[-1] != end.closing_tile:
-            _bad(_S.BAD_VALUE, f"{q}end.closing_tile", why="it is the last discard")
+            _bad(_S.BAD_VALUE, f"{q}end.closing_tile", why="last_discard")
         if end.pe_tabla and not (
             rules.pe_tabla_enabled and state.seats[end.closer].declared_pe_tabla
         ):
-            _bad(_S.BAD_VALUE, f"{q}end.pe_tabla", why="the closer did not declare pe tablă")
+            _bad(_S.BAD_VALUE, f"{q}end.pe_tabla", why="not_declared")
         return
     for key in ("closer", "closing_tile"):
         if getattr(end, key) is not None:
-            _bad(_S.BAD_VALUE, f"{q}end.{key}", why=f"the round ended by {end.reason.value}")
+            _bad(_S.BAD_VALUE, f"{q}end.{key}", why="ended_by", end=end.reason.value)
     if end.pe_tabla:
-        _bad(_S.BAD_VALUE, f"{q}end.pe_tabla", why=f"the round ended by {end.reason.value}")
+        _bad(_S.BAD_VALUE, f"{q}end.pe_tabla", why="ended_by", end=end.reason.value)
     if end.reason is EndReason.STOCK_EXHAUSTED and state.stock:
-        _bad(_S.BAD_VALUE, f"{q}end.reason", why="the stock is not empty")
+        _bad(_S.BAD_VALUE, f"{q}end.reason", why="stock_not_empty")
     if end.reason is EndReason.MAX_TURNS and state.turn != rules.max_turns_per_round:
-        _bad(_S.BAD_VALUE, f"{q}end.reason", why="the turn cap was not reached")
+        _bad(_S.BAD_VALUE, f"{q}end.reason", why="cap_not_reached")
 
 
 def _racks(state: GameState, q: str) -> None:

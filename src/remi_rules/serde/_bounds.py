@@ -181,7 +181,20 @@ def _scan(data: object, limit: int = 0) -> None:
 
 
 class _NotJson(Exception):
-    pass
+    """Text that is not JSON by the loader's rules: ``why`` a sub-code, with its data."""
+
+    def __init__(self, why: str, **details: object) -> None:
+        super().__init__(why)
+        self.details = {"why": why, **details}
+
+
+def _not_json(err: Exception) -> dict[str, object]:
+    """The details of a ``state_not_json`` refusal: a sub-code and where."""
+    if isinstance(err, _NotJson):
+        return err.details
+    if isinstance(err, json.JSONDecodeError):
+        return {"why": "json_syntax", "line": err.lineno, "column": err.colno}
+    return {"why": "json_value"}
 
 
 def _parse_int(text: str) -> int | _HugeInt:
@@ -190,14 +203,14 @@ def _parse_int(text: str) -> int | _HugeInt:
 
 
 def _no_constant(name: str) -> NoReturn:
-    raise _NotJson(f"{name} is not a JSON number")
+    raise _NotJson("json_constant", name=name)
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise _NotJson(f"the key {_show(key)!r} appears twice in one object")
+            raise _NotJson("json_duplicate_key", key=_show(key))
         out[key] = value
     return out
 
@@ -232,4 +245,4 @@ def _parse_json(text: object, limit: int) -> Any:
     except RecursionError:
         _fail(_S.TOO_DEEP, "$", limit=MAX_DEPTH)
     except (ValueError, _NotJson) as err:
-        _fail(_S.NOT_JSON, "$", why=str(err)[:200])
+        _fail(_S.NOT_JSON, "$", **_not_json(err))

@@ -96,7 +96,7 @@ class _Steps(_Spec):
         if type(kind) is not str:
             _wrong_type(_child(path, "kind"), "string", kind)
         if kind not in self.kinds:
-            _fail(_S.BAD_VALUE, _child(path, "kind"), why=f"there is no step {_show(kind)!r}")
+            _fail(_S.BAD_VALUE, _child(path, "kind"), why="no_such_step", kind=_show(kind))
         data = self.kinds[kind].read(value, path, ctx)
         del data["kind"]
         step: Step = self.classes[kind](**data)  # type: ignore[assignment]
@@ -271,9 +271,9 @@ class _Rules(_Spec):
         except InvalidRulesetError as err:
             knob = err.details.get("knob")
             where = _child(path, str(knob)) if knob else path
-            _fail(_S.BAD_RULESET, where, why=err.message(), ruleset_code=err.code.value)
+            _fail(_S.BAD_RULESET, where, why="ruleset", cause=err, ruleset_code=err.code.value)
         except Exception as err:  # anything else ruleset_from_dict may meet in odd data
-            _fail(_S.BAD_RULESET, path, why=f"{type(err).__name__}: {err}")
+            _fail(_S.BAD_RULESET, path, why="unexpected", error=type(err).__name__)
 
     def dump(self, value: Any) -> Any:
         return ruleset_to_dict(value)

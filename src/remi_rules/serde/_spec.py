@@ -79,7 +79,11 @@ class _Enum(_Spec):
             _wrong_type(path, "string", value)
         if value not in self.values:
             _fail(
-                _S.BAD_VALUE, path, why=f"{_show(value)!r} is not one of {', '.join(self.values)}"
+                _S.BAD_VALUE,
+                path,
+                why="not_one_of",
+                value=_show(value),
+                choices=", ".join(self.values),
             )
         return self.cls(value) if self.cls is not None else value
 
@@ -98,7 +102,7 @@ class _Const(_Spec):
         if type(value) is not type(self.value):
             _wrong_type(path, _json_type(self.value), value)
         if value != self.value:
-            _fail(_S.BAD_VALUE, path, why=f"expected {self.value!r}, got {_show(value)!r}")
+            _fail(_S.BAD_VALUE, path, why="not_the_constant", expected=self.value, got=_show(value))
         return value
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
@@ -113,7 +117,7 @@ class _Str(_Spec):
         if type(value) is not str:
             _wrong_type(path, "string", value)
         if self.pattern is not None and re.fullmatch(self.pattern, value) is None:
-            _fail(_S.BAD_VALUE, path, why=f"{_show(value)!r} does not match {self.pattern}")
+            _fail(_S.BAD_VALUE, path, why="pattern", value=_show(value), pattern=self.pattern)
         return value
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
@@ -178,12 +182,14 @@ class _List(_Spec):
             _wrong_type(path, "array", value)
         n = len(value)
         if not self.min_items <= n <= self.max_items:
-            what = (
-                f"exactly {self.max_items}"
-                if self.min_items == self.max_items
-                else f"{self.min_items} to {self.max_items}"
+            _fail(
+                self.size_code,
+                path,
+                why="item_count",
+                count=n,
+                lo=self.min_items,
+                hi=self.max_items,
             )
-            _fail(self.size_code, path, why=f"it holds {n} items, not {what}")
         out = [self.inner.read(item, f"{path}[{k}]", ctx) for k, item in enumerate(value)]
         if self.unique:
             first: dict[Any, int] = {}
@@ -192,12 +198,14 @@ class _List(_Spec):
                     _fail(
                         self.dup_code,
                         f"{path}[{k}]",
-                        why=f"{_show(item)!r} is also at {path}[{first[item]}]",
+                        why="duplicate_item",
+                        value=_show(item),
+                        other=f"{path}[{first[item]}]",
                     )
                 first[item] = k
         if self.frozen:
             if out != sorted(out):
-                _fail(_S.BAD_VALUE, path, why="the items must be in ascending order")
+                _fail(_S.BAD_VALUE, path, why="ascending")
             return frozenset(out)
         return tuple(out)
 

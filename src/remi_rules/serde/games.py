@@ -128,7 +128,9 @@ def _table(raw: dict[str, Any], path: str, rules: Ruleset) -> Table:
                 _fail(
                     _S.BAD_VALUE,
                     f"{mp}.{key}",
-                    why=f"it has {len(meld[key])} entries for {len(ids)} tiles",
+                    why="entries_per_tile",
+                    count=len(meld[key]),
+                    tiles=len(ids),
                 )
         tiles = tuple(tile_value_of(i, jokers) for i in ids)
         try:
@@ -137,18 +139,20 @@ def _table(raw: dict[str, Any], path: str, rules: Ruleset) -> Table:
             _fail(
                 _S.BAD_VALUE,
                 f"{mp}.ids",
-                why=f"not a valid meld: {err.message()}",
+                why="invalid_meld",
+                cause=err,
                 meld_code=err.code.value,
             )
         if analysis.tiles != tiles:
-            _fail(_S.BAD_VALUE, f"{mp}.ids", why="the tiles are not in table order")
+            _fail(_S.BAD_VALUE, f"{mp}.ids", why="table_order")
         replacements = meld["replacements"]
         for k, tile_id in enumerate(sorted(replacements)):
             if tile_id not in ids or tile_id in JOKER_IDS:
                 _fail(
                     _S.BAD_VALUE,
                     f"{mp}.replacements[{k}]",
-                    why=f"tile {tile_id} is not a real tile of this meld",
+                    why="not_a_real_tile",
+                    tile_id=tile_id,
                 )
         replaced += len(replacements)
         to_owner = rules.swap_replacement_credited_to is SwapReplacementCredit.MELD_OWNER
@@ -160,7 +164,8 @@ def _table(raw: dict[str, Any], path: str, rules: Ruleset) -> Table:
                 _fail(
                     _S.BAD_VALUE,
                     f"{mp}.credited[{i}]",
-                    why=f"the tile is credited to seat {want} (VALUE-05, LIPI-04)",
+                    why="credited",
+                    seat=want,
                 )
         melds.append(
             TableMeld(
@@ -184,15 +189,16 @@ def _table(raw: dict[str, Any], path: str, rules: Ruleset) -> Table:
                 hi=rules.joker_swap_limit,
             )
         if history.fixed_as is not None and not (fixed_mode and history.swaps):
-            _fail(_S.BAD_VALUE, f"{jp}.fixed_as", why="only a swapped joker in online is fixed")
+            _fail(_S.BAD_VALUE, f"{jp}.fixed_as", why="fixed_only_swapped")
         if history.fixed_as is None and fixed_mode and history.swaps:
-            _fail(_S.BAD_VALUE, f"{jp}.fixed_as", why="a swapped joker is fixed (JOLY-05)")
+            _fail(_S.BAD_VALUE, f"{jp}.fixed_as", why="swapped_is_fixed")
     if replaced != sum(h.swaps for h in jokers):
         _fail(
             _S.BAD_VALUE,
             f"{path}.jokers",
-            why=f"{replaced} tile(s) replace a joker on the table, but the jokers were "
-            f"swapped {sum(h.swaps for h in jokers)} time(s)",
+            why="replacements",
+            replaced=replaced,
+            swaps=sum(h.swaps for h in jokers),
         )
     return Table(melds=tuple(melds), jokers=jokers)
 
@@ -241,7 +247,7 @@ def _read_record(data: dict[str, Any], path: str, ctx: _Ctx) -> GameRecord:
         key: spec.read(data[key], _child(path, key), ctx) for key, spec in _RECORD_BODY.items()
     }
     if values["dealer"] != (values["starter"] - 1) % values["players"]:
-        _fail(_S.BAD_VALUE, _child(path, "dealer"), why="the dealer sits just before the starter")
+        _fail(_S.BAD_VALUE, _child(path, "dealer"), why="dealer")
     return GameRecord(rules=ctx.ruleset, **values)
 
 
@@ -272,7 +278,7 @@ def _replay(
         _fail(
             _S.BAD_RECORD,
             f"{prefix}steps",
-            why=f"the engine failed replaying it ({type(err).__name__}: {str(err)[:200]})",
+            why="engine_failed",
             engine_error=type(err).__name__,
         )
     used = len(game.record().chance)
@@ -280,7 +286,8 @@ def _replay(
         _fail(
             _S.BAD_RECORD,
             f"{prefix}chance[{used}]",
-            why=f"{len(record.chance) - used} chance outcome(s) were never used",
+            why="chance_unused",
+            count=len(record.chance) - used,
         )
     if names is not None:
         game.names = names
@@ -362,7 +369,7 @@ def load_game(
     names = _GAME_DOC.fields["names"].read(doc["names"], "names", ctx)
     fields = _STATE.read(doc["state"], "state", ctx)
     if len(names) != ctx.players:
-        _fail(_S.BAD_VALUE, "names", why=f"{len(names)} names for {ctx.players} players")
+        _fail(_S.BAD_VALUE, "names", why="names", names=len(names), players=ctx.players)
     fields["table"] = _table(fields["table"], "state.table", ctx.ruleset)
     state = GameState(rules=ctx.ruleset, **fields)
     problem = first_problem(state, "state")
@@ -376,7 +383,7 @@ def load_game(
     if game.state != state:
         found = _first_difference(_STATE.dump(state), _STATE.dump(game.state), "state")
         where, value = found if found is not None else ("state", None)
-        _fail(_S.BAD_VALUE, where, why=f"the record leads to {_show(value)!r} here")
+        _fail(_S.BAD_VALUE, where, why="record_leads_to", value=_show(value))
     return game
 
 

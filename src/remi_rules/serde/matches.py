@@ -103,7 +103,7 @@ def load_match(data: Mapping[str, Any], *, seed: int | str | None = None) -> Mat
     _scan(data, MAX_DOCUMENT_BYTES)
     doc = _keys(data, _KEYS, "")
     if doc["kind"] != "match":
-        raise _fail(_S.BAD_VALUE, "kind", why="not a saved match")
+        raise _fail(_S.BAD_VALUE, "kind", why="not_a_match")
     if type(doc["format_version"]) is not int or not 1 <= doc["format_version"] <= current:
         raise _fail(
             _S.FORMAT_VERSION, "format_version", got=_show(doc["format_version"]), expected=current
@@ -125,7 +125,7 @@ def load_match(data: Mapping[str, Any], *, seed: int | str | None = None) -> Mat
     except ValueError as err:  # MatchConfig's own checks (rounds and target both given)
         if isinstance(err, InvalidStateError):
             raise
-        raise _fail(_S.BAD_VALUE, "config", why=str(err)) from err
+        raise _fail(_S.BAD_VALUE, "config", why="bad_config", cause=err) from err
     first = config.first_starter
     if first is None:
         raise _fail(_S.WRONG_TYPE, "config.first_starter", expected="an integer", got="null")
@@ -136,7 +136,7 @@ def load_match(data: Mapping[str, Any], *, seed: int | str | None = None) -> Mat
             _S.WRONG_TYPE, "rounds", expected="a non-empty array", got=type(rounds).__name__
         )
     if len(rounds) > config.max_rounds and config.target is not None:
-        raise _fail(_S.BAD_VALUE, "rounds", why="more rounds than max_rounds")
+        raise _fail(_S.BAD_VALUE, "rounds", why="more_than_max_rounds")
     games: list[Game] = []
     for k, saved in enumerate(rounds):
         path = f"rounds[{k}]"
@@ -153,19 +153,17 @@ def load_match(data: Mapping[str, Any], *, seed: int | str | None = None) -> Mat
                 **{key: value for key, value in err.details.items() if key != "path"},
             ) from err
         if game.rules != rules:
-            raise _fail(_S.BAD_VALUE, f"{path}.rules", why="a round under other rules")
+            raise _fail(_S.BAD_VALUE, f"{path}.rules", why="other_rules")
         if game.state.players != players:
-            raise _fail(_S.BAD_VALUE, f"{path}.players", why="another number of players")
+            raise _fail(_S.BAD_VALUE, f"{path}.players", why="other_players")
         if game.state.starter != (first + k) % players:
-            raise _fail(_S.BAD_VALUE, f"{path}.state.starter", why="the starter must rotate")
+            raise _fail(_S.BAD_VALUE, f"{path}.state.starter", why="starter_rotates")
         if k < len(rounds) - 1 and not game.over:
-            raise _fail(
-                _S.BAD_PHASE, f"{path}.state.phase", why="only the last round may be unfinished"
-            )
+            raise _fail(_S.BAD_PHASE, f"{path}.state.phase", why="last_round_unfinished")
         games.append(game)
     match = Match.from_games(rules, players, config, games, first_starter=first, seed=seed)
     if len(games) > 1 and _over_before_last(match):
-        raise _fail(_S.BAD_VALUE, "rounds", why="rounds after the end of the match")
+        raise _fail(_S.BAD_VALUE, "rounds", why="rounds_after_end")
     return match
 
 

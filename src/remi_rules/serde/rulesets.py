@@ -18,7 +18,6 @@ from cattrs.gen import make_dict_structure_fn
 
 from .. import variants
 from ..errors import (
-    MAX_REASON_CHARS,
     InvalidRulesetError,
     RulesetErrorCode,
     RulesetTypeError,
@@ -189,7 +188,7 @@ def _translate(exc: BaseException, path: str) -> InvalidRulesetError:
             got=type(exc.value).__name__,
         )
     return InvalidRulesetError(
-        RulesetErrorCode.BAD_FILE, knob=path or None, reason=safe_text(exc, MAX_REASON_CHARS)
+        RulesetErrorCode.BAD_FILE, knob=path or None, reason="unexpected", error=type(exc).__name__
     )
 
 
@@ -361,10 +360,14 @@ def _parse(text: str, format: HouseFormat) -> Any:
     except RecursionError:
         raise InvalidRulesetError(RulesetErrorCode.TOO_DEEP, knob=None, limit=MAX_NESTING) from None
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        line, column = _where(exc)
         raise InvalidRulesetError(
             RulesetErrorCode.BAD_FILE,
             knob=None,
-            reason=f"not valid {format.upper()}: {safe_text(exc, MAX_REASON_CHARS)}",
+            reason="not_valid",
+            format=format.upper(),
+            line=line,
+            column=column,
         ) from None
     except ValueError:
         # tomllib converts every int with int(): past Python's 4,300 digits that
@@ -401,6 +404,29 @@ def loads_house_rules(text: str, format: HouseFormat = "json") -> Ruleset:
     return house_rules_from_dict(data)
 
 
+def _where(exc: ValueError) -> tuple[int | None, int | None]:
+    """The line and column of a JSON or TOML syntax error, when it says."""
+    if isinstance(exc, json.JSONDecodeError):
+        return exc.lineno, exc.colno
+    found = re.search(r"line (\d+), column (\d+)", str(exc))
+    return (int(found[1]), int(found[2])) if found else (None, None)
+
+
+def _os_reason(exc: OSError | ValueError) -> str:
+    """The sub-code (``reason:<sub>``) of a file that cannot be read."""
+    if isinstance(exc, FileNotFoundError):
+        return "not_found"
+    if isinstance(exc, PermissionError):
+        return "no_permission"
+    if isinstance(exc, IsADirectoryError):
+        return "is_a_folder"
+    if isinstance(exc, UnicodeDecodeError):
+        return "not_utf8"
+    if isinstance(exc, OSError):
+        return "os_error"
+    return "bad_name"
+
+
 def load_house_rules(path: str | os.PathLike[str]) -> Ruleset:
     """Read a house-rules file; ``.toml`` files are TOML, anything else JSON.
 
@@ -418,7 +444,10 @@ def load_house_rules(path: str | os.PathLike[str]) -> Ruleset:
             text = fh.read(MAX_HOUSE_RULES_CHARS + 1)
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the name, bad UTF-8
         raise InvalidRulesetError(
-            RulesetErrorCode.BAD_FILE, knob=None, reason=safe_text(exc, MAX_REASON_CHARS)
+            RulesetErrorCode.BAD_FILE,
+            knob=None,
+            reason=_os_reason(exc),
+            errno=getattr(exc, "errno", None),
         ) from None
     if len(text) > MAX_HOUSE_RULES_CHARS:
         raise InvalidRulesetError(

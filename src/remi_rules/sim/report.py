@@ -25,39 +25,40 @@ _SEAT_KEYS = ("seat", "mean", "ci_low", "ci_high")
 _QUANTILE_KEYS = ("median", "min", "max")
 
 
-def _bad(why: str) -> InvalidSimulationError:
-    return InvalidSimulationError(SimErrorCode.BAD_RESULTS, why=why)
+def _bad(why: str, where: str, **details: object) -> InvalidSimulationError:
+    """``why`` is a sub-code (the catalogue entry ``why:<sub>``), ``where`` the field."""
+    return InvalidSimulationError(SimErrorCode.BAD_RESULTS, why=why, where=where, **details)
 
 
 def _field(block: Mapping[str, Any], key: str, where: str) -> Any:
     if key not in block:
-        raise _bad(f"{where} has no '{key}'")
+        raise _bad("results_missing", where, key=key)
     return block[key]
 
 
 def _mapping(value: object, where: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise _bad(f"{where} is a {type(value).__name__}, not a mapping")
+        raise _bad("results_not_mapping", where, type=type(value).__name__)
     return value
 
 
 def _list(value: object, where: str) -> list[Any] | tuple[Any, ...]:
     if not isinstance(value, list | tuple):
-        raise _bad(f"{where} is a {type(value).__name__}, not a list")
+        raise _bad("results_not_list", where, type=type(value).__name__)
     return value
 
 
 def _number(value: object, where: str, *, whole: bool = False) -> None:
     kinds: tuple[type, ...] = (int,) if whole else (int, float)
     if isinstance(value, bool) or not isinstance(value, kinds):
-        raise _bad(f"{where} is a {type(value).__name__}, not a number")
+        raise _bad("results_not_number", where, type=type(value).__name__)
     if isinstance(value, int) and not -_MAX_NUMBER < value < _MAX_NUMBER:
-        raise _bad(f"{where} is out of range")
+        raise _bad("results_out_of_range", where)
 
 
 def _text(value: object, where: str) -> None:
     if not isinstance(value, str):
-        raise _bad(f"{where} is a {type(value).__name__}, not a str")
+        raise _bad("results_not_str", where, type=type(value).__name__)
 
 
 def _numbers(block: object, keys: tuple[str, ...], where: str) -> Mapping[str, Any]:
@@ -80,7 +81,7 @@ def check_results(results: object) -> Mapping[str, Any]:
         _number(_field(results, key, "results"), key, whole=True)
     players = results["players"]
     if not 1 <= players <= 4:
-        raise _bad("players is out of range")
+        raise _bad("results_out_of_range", "players")
     for k, name in enumerate(_list(_field(results, "bots", "results"), "bots")):
         _text(name, f"bots[{k}]")
     for b, block in enumerate(_list(_field(results, "rulesets", "results"), "rulesets")):
@@ -93,12 +94,12 @@ def check_results(results: object) -> Mapping[str, Any]:
         ends = _mapping(_field(block, "ends", where), f"{where}.ends")
         for reason, share in ends.items():
             if reason not in _END_NAMES:
-                raise _bad(f"{where}.ends has an unknown reason")
+                raise _bad("results_unknown_end", f"{where}.ends")
             _numbers(share, _SHARE_KEYS, f"{where}.ends.{reason}")
         _number(_field(block, "rounds", where), f"{where}.rounds", whole=True)
         seats = _list(_field(block, "seats", where), f"{where}.seats")
         if len(seats) != players:
-            raise _bad(f"{where}.seats does not hold one entry per player")
+            raise _bad("results_seats", f"{where}.seats")
         for s, seat in enumerate(seats):
             entry = _numbers(seat, _SEAT_KEYS, f"{where}.seats[{s}]")
             _text(_field(entry, "bot", f"{where}.seats[{s}]"), f"{where}.seats[{s}].bot")
@@ -120,9 +121,9 @@ def to_json(results: dict[str, Any]) -> str:
     try:
         return json.dumps(results, sort_keys=True, indent=2) + "\n"
     except ValueError as err:  # a cycle, or an int too long to write
-        raise _bad("a field cannot be written as JSON") from err
+        raise _bad("results_not_json", "results") from err
     except RecursionError as err:
-        raise _bad("the results nest too deeply") from err
+        raise _bad("results_too_deep", "results") from err
 
 
 def _ci(m: dict[str, float], fmt: str = "{:.1f}") -> str:

@@ -116,7 +116,7 @@ def summarize(outcomes: Sequence[RoundOutcome], bots: Sequence[str]) -> dict[str
             raise TypeError(f"outcomes must be RoundOutcome values, not {type(o).__name__}")
         if len(o.totals) != len(bots):
             raise InvalidSimulationError(
-                SimErrorCode.BAD_OUTCOME, why=f"{len(o.totals)} totals for {len(bots)} bots"
+                SimErrorCode.BAD_OUTCOME, why="totals_per_bot", totals=len(o.totals), bots=len(bots)
             )
     rounds = sorted(outcomes, key=lambda o: o.seed)
     n = len(rounds)

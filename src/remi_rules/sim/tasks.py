@@ -149,21 +149,29 @@ class RoundOutcome:
         for total in self.totals:
             check_int("a total", total)
         seats = len(self.totals)
-        why = None
+        why = None  # a sub-code (the catalogue entry why:<sub>)
         if not 2 <= seats <= 4:
-            why = f"{seats} totals"
+            why = "outcome_seats"
         elif not 0 <= self.starter < seats:
-            why = f"starter {self.starter}"
+            why = "outcome_starter"
         elif self.turns < 0:
-            why = f"{self.turns} turns"
+            why = "outcome_turns"
         elif self.reason not in END_REASONS:
-            why = f"reason {self.reason!r}"
+            why = "outcome_end"
         elif (self.reason == "closed") != (self.closer is not None):
-            why = f"closer {self.closer} for reason {self.reason!r}"
+            why = "outcome_closer_end"
         elif self.closer is not None and not 0 <= self.closer < seats:
-            why = f"closer {self.closer}"
+            why = "outcome_closer"
         if why is not None:
-            raise InvalidSimulationError(SimErrorCode.BAD_OUTCOME, why=why)
+            raise InvalidSimulationError(
+                SimErrorCode.BAD_OUTCOME,
+                why=why,
+                seats=seats,
+                starter=self.starter,
+                turns=self.turns,
+                end=self.reason,
+                closer=self.closer,
+            )
 
 
 def run_round(rules: Ruleset, bots: tuple[str, ...], seed: int) -> RoundOutcome:
