@@ -4,6 +4,7 @@ another, the compiled .mo up to date, and a third language added by one .po file
 
 from __future__ import annotations
 
+import ast
 import enum
 import os
 import string
@@ -326,3 +327,51 @@ def test_the_check_catches_english_left_in_a_romanian_message() -> None:
     leaked.string = "La {path}: valoare imposibilă (the dealer sits just before the starter)."
     problems = list(catalogues.mixed_language_problems(cats))
     assert any(p.startswith("ro: state_bad_value") and "dealer" in p for p in problems)
+
+
+# -- the sub-codes the library raises ---------------------------------------------------------
+
+_REFUSERS = frozenset({"_fail", "_bad", "_refuse", "refuse", "_NotJson"})
+
+
+def _called(node: ast.Call) -> str:
+    func = node.func
+    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+
+
+def _sub_codes_in_source() -> Iterator[tuple[str, str, ast.expr]]:
+    """``(where, key, value)`` for each sub-code detail the library's refusals pass:
+    the keywords of :data:`remi_rules._i18n.SUBCODE_KEYS` in a call of an error class
+    or of a refusal helper (``_NotJson``'s first argument is its ``why``)."""
+    package = Path(remi_rules.__file__).resolve().parent
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = _called(node)
+            if not (name.endswith("Error") or name in _REFUSERS):
+                continue
+            where = f"{path.relative_to(package)}:{node.lineno}"
+            if name == "_NotJson" and node.args:
+                yield where, "why", node.args[0]
+            for keyword in node.keywords:
+                if keyword.arg in i18n.SUBCODE_KEYS:
+                    yield where, keyword.arg, keyword.value
+
+
+def test_every_sub_code_the_library_raises_has_an_entry() -> None:
+    # A detail written as English prose (why=f"...", why="the tiles are ...") or a new
+    # sub-code without its catalogue entries fails here: give it a sub-code and a
+    # ``why:<sub>`` entry in every catalogue.
+    found = list(_sub_codes_in_source())
+    assert len(found) > 100
+    problems = []
+    for where, key, value in found:
+        if isinstance(value, ast.JoinedStr):
+            problems.append(f"{where}: {key}= is an f-string")
+        elif isinstance(value, ast.Constant):
+            if not isinstance(value.value, str) or not value.value.isidentifier():
+                problems.append(f"{where}: {key}={value.value!r} is not a sub-code")
+            elif not all(i18n.has_text(f"{key}:{value.value}", lang) for lang in SHIPPED):
+                problems.append(f"{where}: no {key}:{value.value} entry in {SHIPPED}")
+    assert not problems, problems

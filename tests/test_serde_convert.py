@@ -15,7 +15,12 @@ import pytest
 
 from remi_rules import serde
 from remi_rules.engine import MatchConfig
-from remi_rules.errors import InvalidStateError, StateErrorCode
+from remi_rules.errors import (
+    EngineArgumentError,
+    EngineErrorCode,
+    InvalidStateError,
+    StateErrorCode,
+)
 
 S = StateErrorCode
 MATCH = json.loads(
@@ -76,6 +81,23 @@ def test_an_unknown_key_is_named_before_a_missing_one_and_a_bad_value() -> None:
     with pytest.raises(InvalidStateError) as err:
         serde.load_match(_config(lambda c: (c.update(rounds="three"), c.pop("target"))))
     assert err.value.code is S.MISSING_KEY and err.value.details["path"] == "config.target"
+
+
+def test_the_config_s_own_check_is_named_with_its_sub_codes() -> None:
+    # MatchConfig refuses rounds and target both given; the loader says so with the
+    # engine's refusal as the cause (sub-codes, each language its own text).
+    with pytest.raises(InvalidStateError) as err:
+        serde.load_match(_config(lambda c: c.update(rounds=3, target=100)))
+    details = err.value.details
+    assert err.value.code is S.BAD_VALUE and details["path"] == "config"
+    assert details["why"] == "bad_config"
+    cause = details["cause"]
+    assert isinstance(cause, EngineArgumentError)
+    assert cause.code is EngineErrorCode.BAD_MATCH_CONFIG
+    assert cause.details["why"] == "rounds_or_target"
+    ro, en = err.value.message("ro"), err.value.message("en")
+    assert cause.message("ro") in ro and cause.message("en") in en
+    assert "EngineArgumentError" not in ro + en
 
 
 @pytest.mark.parametrize(

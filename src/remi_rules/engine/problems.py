@@ -343,7 +343,7 @@ def _racks(state: GameState, q: str) -> None:
     closer = end.closer if end is not None and end.reason is EndReason.CLOSED else None
     for s, seat in enumerate(state.seats):
         if not seat.rack and s != closer:
-            _bad(_S.BAD_VALUE, f"{q}seats[{s}].rack", why="a rack empties only by a close")
+            _bad(_S.BAD_VALUE, f"{q}seats[{s}].rack", why="rack_empties_by_close")
 
 
 _Check = Callable[[GameState, str], None]

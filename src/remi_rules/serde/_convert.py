@@ -22,7 +22,7 @@ from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, Iterabl
 from cattrs.gen import make_dict_structure_fn, override
 
 from ..engine import Automation, MatchConfig, RoundEnd, SeatState
-from ..errors import InvalidStateError, StateErrorCode
+from ..errors import InvalidStateError, RemiError, StateErrorCode
 from ._bounds import _S, _json_type, _show
 from .rulesets import _CONVERTER as _RULESET_CONVERTER
 
@@ -71,7 +71,7 @@ def _ids_hook(meta: Mapping[str, Any]) -> Any:
         if type(value) is not list:
             _refuse(_S.WRONG_TYPE, expected="array", got=_json_type(value))
         if len(value) > most:
-            _refuse(size_code, why=f"it holds {len(value)} items, not 0 to {most}")
+            _refuse(size_code, why="item_count", count=len(value), lo=0, hi=most)
         for k, one in enumerate(value):
             try:
                 item(one, int)
@@ -95,7 +95,7 @@ def _enum_hook(value: object, cls: type[enum.StrEnum]) -> enum.StrEnum:
         return cls(value)
     except ValueError:
         choices = ", ".join(m.value for m in cls)
-        _refuse(_S.BAD_VALUE, why=f"{_show(value)!r} is not one of {choices}")
+        _refuse(_S.BAD_VALUE, why="not_one_of", value=_show(value), choices=choices)
 
 
 def _object_hook(cls: type[Any], converter: cattrs.Converter) -> Any:
@@ -179,7 +179,9 @@ def _errors(exc: BaseException, path: str) -> Iterator[tuple[int, str, BaseExcep
 def _translate(exc: BaseException, path: str) -> InvalidStateError:
     found = list(_errors(exc, path))
     if not found:  # pragma: no cover - a cattrs failure always has a leaf
-        return InvalidStateError(_S.BAD_VALUE, path=path or "$", why=type(exc).__name__)
+        return InvalidStateError(
+            _S.BAD_VALUE, path=path or "$", why="unexpected", error=type(exc).__name__
+        )
     _rank, where, leaf = min(found, key=lambda item: item[0])
     if isinstance(leaf, ForbiddenExtraKeysError):
         extra = sorted(leaf.extra_fields, key=str)[0]
@@ -195,7 +197,11 @@ def _translate(exc: BaseException, path: str) -> InvalidStateError:
         return InvalidStateError(leaf.code, path=(where + leaf.at) or "$", **leaf.details)
     if isinstance(leaf, InvalidStateError):
         return leaf
-    return InvalidStateError(_S.BAD_VALUE, path=where or "$", why=type(leaf).__name__)
+    if isinstance(leaf, RemiError):  # a class's own check: MatchConfig's rounds or target
+        return InvalidStateError(_S.BAD_VALUE, path=where or "$", why="bad_config", cause=leaf)
+    return InvalidStateError(
+        _S.BAD_VALUE, path=where or "$", why="unexpected", error=type(leaf).__name__
+    )
 
 
 def structure(data: object, cls: type[Any], path: str, *, players: int = 4) -> Any:

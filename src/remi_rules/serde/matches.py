@@ -9,7 +9,7 @@ from typing import Any, Final
 from ..engine import Game, Match, MatchConfig
 from ..errors import InvalidStateError, StateErrorCode
 from ..ruleset import Ruleset
-from ._bounds import _scan, _show
+from ._bounds import _json_type, _scan, _show
 from ._convert import structure, unstructure
 from ._forms import _RULES, MAX_DOCUMENT_BYTES
 from ._migrations import current_version, migrate
@@ -57,7 +57,7 @@ def _fail(code: StateErrorCode, path: str, **details: object) -> InvalidStateErr
 
 def _keys(data: object, keys: tuple[str, ...], path: str) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise _fail(_S.WRONG_TYPE, path or "$", expected="an object", got=type(data).__name__)
+        raise _fail(_S.WRONG_TYPE, path or "$", expected="object", got=_json_type(data))
     for key in data:
         if key not in keys:
             raise _fail(_S.UNKNOWN_KEY, _child(path, str(_show(key))), key=_show(key))
@@ -71,15 +71,9 @@ def _int(value: object, path: str, lo: int, hi: int, *, optional: bool = False) 
     if value is None and optional:
         return None
     if type(value) is not int:
-        raise _fail(_S.WRONG_TYPE, path, expected="an integer", got=type(value).__name__)
+        raise _fail(_S.WRONG_TYPE, path, expected="integer", got=_json_type(value))
     if not lo <= value <= hi:
         raise _fail(_S.OUT_OF_RANGE, path, value=value, lo=lo, hi=hi)
-    return value
-
-
-def _bool(value: object, path: str) -> bool:
-    if type(value) is not bool:
-        raise _fail(_S.WRONG_TYPE, path, expected="a boolean", got=type(value).__name__)
     return value
 
 
@@ -128,7 +122,7 @@ def load_match(data: Mapping[str, Any], *, seed: int | str | None = None) -> Mat
         raise _fail(_S.BAD_VALUE, "config", why="bad_config", cause=err) from err
     first = config.first_starter
     if first is None:
-        raise _fail(_S.WRONG_TYPE, "config.first_starter", expected="an integer", got="null")
+        raise _fail(_S.WRONG_TYPE, "config.first_starter", expected="integer", got="null")
     automation = config.automation
     rounds = doc["rounds"]
     if not isinstance(rounds, list) or not rounds:
