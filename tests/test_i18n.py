@@ -355,7 +355,7 @@ def _sub_codes_in_source() -> Iterator[tuple[str, str, ast.expr]]:
             if name == "_NotJson" and node.args:
                 yield where, "why", node.args[0]
             for keyword in node.keywords:
-                if keyword.arg in i18n.SUBCODE_KEYS:
+                if keyword.arg is not None and keyword.arg in i18n.SUBCODE_KEYS:
                     yield where, keyword.arg, keyword.value
 
 
