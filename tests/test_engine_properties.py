@@ -362,7 +362,6 @@ class EngineMachine(RuleBasedStateMachine):
             event(f"an arbitrary step verified: {step.kind}")
             self._apply(step)
 
-    @rule()
     def _past_the_cap(self) -> bool:
         """The pending turn has made MAX_UNDOS_PER_TURN undos (counted in the record)."""
         undos = 0
@@ -373,6 +372,7 @@ class EngineMachine(RuleBasedStateMachine):
                 break
         return undos >= MAX_UNDOS_PER_TURN
 
+    @rule()
     def undo(self) -> None:
         """Undo when the engine allows it; otherwise Undo is refused.  Past the cap an
         undo is allowed only while the turn cannot end (docs/engine.md)."""

@@ -648,6 +648,7 @@ CALLS: dict[str, list[tuple[str, Callable[[], object], Any]]] = {
         ("str ids", lambda: eng.doubles_of(("a", "b")), TYPE),  # type: ignore[arg-type]
     ],
     "tile_census": [("str", lambda: eng.tile_census("x"), TYPE)],  # type: ignore[arg-type]
+    "state_problems": [("str", lambda: eng.state_problems("x"), TYPE)],  # type: ignore[arg-type]
     "turn_context": [
         ("str", lambda: eng.turn_context("x"), TYPE),  # type: ignore[arg-type]
         ("closing_turn", lambda: eng.turn_context(_game().state, closing_turn=1), TYPE),  # type: ignore[arg-type]
@@ -781,6 +782,7 @@ VALUES = {
     "PublicSeat": "a record the engine builds",
     "PublicTurn": "a record the engine builds",
     "MatchRecord": "a record Match.record builds",
+    "StateProblem": "a record state_problems builds",
 }
 
 

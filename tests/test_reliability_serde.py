@@ -283,7 +283,7 @@ def test_pathological_texts_are_refused_in_linear_time(name: str) -> None:
 
 @pytest.mark.parametrize("load", [serde.loads_game, serde.loads_record, serde.loads_match])
 def test_a_50_mb_document_is_refused_before_parsing(load: Callable[[str], Any]) -> None:
-    for text in ("[" + "1, " * (25 * 10**6 // 3) + "1]", "x" * 50 * 10**6, "€" * 17 * 10**6):
+    for text in ("[" + "1, " * (50 * 10**6 // 3) + "1]", "x" * 50 * 10**6, "€" * 17 * 10**6):
         took, err = _refusal_time(load, text)
         assert took < 1.0
         assert err.code is S.DOCUMENT_TOO_LARGE
