@@ -5,8 +5,9 @@ The walk imports every module of the package (``pkgutil``), takes each name of i
 ``""``, huge strings, ``"1" * 5000``, ``10**5000``, ``-1``, ``nan``, ``inf``, wrong types,
 empty containers) in every required positional parameter, then each parameter in turn
 with the others filled with valid objects (a Ruleset, a Game, tiles …, chosen from the
-annotation and the parameter's name).  The public methods (one or more required
-arguments) of the main value classes are walked the same way on fresh instances.
+annotation and the parameter's name), then each optional parameter by keyword.  The
+public methods (one or more required arguments) of the main value classes are walked
+the same way on fresh instances.
 
 Each call must return, or raise a ``RemiError`` with a ``code`` whose ``str()`` and
 ``message("ro")`` work, or a ``TypeError``; anything else fails, and so does a call
@@ -310,9 +311,33 @@ def _calls(fn: Any) -> Iterator[tuple[str, Callable[[], Any]]]:
             yield f"{param.name}={_hostile_name(h)}, others valid", call
 
 
-def _problems(fn: Any) -> list[str]:
+def _keyword_calls(fn: Any) -> Iterator[tuple[str, Callable[[], Any]]]:
+    """Each optional parameter (with a default) given each hostile value by keyword,
+    the required ones valid: ``TurnContext(rules, turn_number=0)``, ``Automation(
+    scoring=10**5000)``."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return
+    params = _required(sig)
+    factories = [_valid_for(fn, p) for p in params]
+    if any(f is None for f in factories):
+        return
+    kinds = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    for param in sig.parameters.values():
+        if param in params or param.kind not in kinds or param.default is param.empty:
+            continue
+        for h in HOSTILE:
+
+            def call(name: str = param.name, h: Any = h) -> Any:
+                return fn(*[f() for f in factories], **{name: h})  # type: ignore[misc]
+
+            yield f"{param.name}={_hostile_name(h)} by keyword", call
+
+
+def _problems(fn: Any, *, keywords: bool = False) -> list[str]:
     problems = []
-    for label, call in _calls(fn):
+    for label, call in _keyword_calls(fn) if keywords else _calls(fn):
         problem = _outcome(call)
         if problem is not None:
             problems.append(f"{label}: {problem}")
@@ -345,6 +370,12 @@ def test_the_walk_finds_the_public_api() -> None:
 @pytest.mark.parametrize("name", [_param(n) for n in sorted(WALKED)])
 def test_public_callable_refuses_hostile_arguments_properly(name: str) -> None:
     problems = _problems(WALKED[name])
+    assert not problems, "\n".join(problems[:12])
+
+
+@pytest.mark.parametrize("name", sorted(WALKED))
+def test_public_callable_refuses_hostile_keyword_arguments_properly(name: str) -> None:
+    problems = _problems(WALKED[name], keywords=True)
     assert not problems, "\n".join(problems[:12])
 
 

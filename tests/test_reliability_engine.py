@@ -475,6 +475,35 @@ def test_b_a_turn_past_the_cap_always_has_a_step(preset: str) -> None:
     assert rounds >= 1
 
 
+def test_b_keyword_and_huge_arguments_of_the_take_rules_are_coded() -> None:
+    # Found by benchmarks/fuzz.py (steps surface): game.can(Rupere(index=<5,001
+    # digits>)) raised CPython's digit-limit ValueError from the take rules' argument
+    # check; a negative rack size, a rack of the wrong size and turn_number=0 were bare
+    # ValueErrors.
+    from remi_rules import rupere
+    from remi_rules.context import TurnContext
+    from remi_rules.errors import InvalidOpeningError, InvalidTakeError, TakeErrorCode
+
+    game = _game()
+    for index in (10**5000, -(10**5000), -1, 10**6):
+        assert not game.can(eng.Rupere(index))
+        with pytest.raises(IllegalStepError) as info:
+            game.apply(eng.Rupere(index))
+        assert str(info.value) and info.value.message("ro")
+    clasic = variants.get("clasic")
+    flags = {"opened_before_this_turn": True, "turn_number": 3}
+    with pytest.raises(InvalidTakeError) as taken:
+        rupere.verify_take((1, 2, 3), 1, -5, clasic, **flags)  # type: ignore[arg-type]
+    assert taken.value.code is TakeErrorCode.BAD_ARGUMENT
+    with pytest.raises(InvalidTakeError) as taken:
+        rupere.verify_take((1, 2, 3), 1, 14, clasic, rack=(10, 11, 12), **flags)  # type: ignore[arg-type]
+    assert taken.value.code is TakeErrorCode.RACK_SIZE_MISMATCH
+    assert "3 piese" in taken.value.message("ro") and "3 tiles" in taken.value.message("en")
+    with pytest.raises(InvalidOpeningError) as opening:
+        TurnContext(clasic, opened_before_this_turn=True, turn_number=0)
+    assert opening.value.code.value == "bad_turn_number"
+
+
 def _over_cap_record() -> Any:
     game = _a_turn_with_a_row_take()
     for _ in range(MAX_UNDOS_PER_TURN):

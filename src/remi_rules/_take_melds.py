@@ -41,11 +41,13 @@ def distinct(*groups: tuple[int, ...]) -> None:
             seen.add(i)
 
 
-def int_arg(value: object, what: str, lo: int) -> int:
+def int_arg(value: object, what: str, lo: int | None) -> int:
+    """``value`` if it is an int of at least ``lo`` (any int for None); else
+    :class:`TypeError`, or ``take_bad_argument`` (the value shown safely)."""
     if type(value) is not int:
         raise TypeError(f"{what} must be an int, not {type(value).__name__}")
-    if value < lo:
-        raise ValueError(f"{what} must be at least {lo}, not {value}")
+    if lo is not None and value < lo:
+        raise InvalidTakeError(TakeErrorCode.BAD_ARGUMENT, argument=what, minimum=lo, value=value)
     return value
 
 

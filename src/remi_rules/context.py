@@ -32,7 +32,7 @@ from typing import Final, ParamSpec
 
 import attrs
 
-from .errors import RemiError
+from .errors import InvalidOpeningError, OpeningErrorCode, RemiError
 from .ruleset import Ruleset, require_ruleset
 from .table import JokerHistory
 
@@ -53,7 +53,7 @@ def _turn_number(_inst: object, _attribute: attrs.Attribute[int], value: object)
     if type(value) is not int:
         raise TypeError(f"turn_number must be an int, not {type(value).__name__}")
     if value < 1:
-        raise ValueError(f"turn_number must be at least 1, not {value}")
+        raise InvalidOpeningError(OpeningErrorCode.BAD_TURN_NUMBER, turn_number=value)
 
 
 def _rules(_inst: object, _attribute: attrs.Attribute[Ruleset], value: object) -> None:

@@ -443,6 +443,8 @@ class TakeErrorCode(enum.StrEnum):
     NOT_IN_NEW_MELD = "take_not_in_new_meld"
     INVALID_MELD = "take_invalid_meld"
     TOO_FEW_OWN_TILES = "take_too_few_own_tiles"
+    BAD_ARGUMENT = "take_bad_argument"
+    RACK_SIZE_MISMATCH = "take_rack_size_mismatch"
 
 
 class InvalidTakeError(RemiError, ValueError):

@@ -348,7 +348,7 @@ def verify_take(
     )
     row = ids_arg(row, "row")
     distinct(row)
-    int_arg(index, "index", -(2**62))
+    int_arg(index, "index", None)  # its range: take_index_out_of_range
     int_arg(rack_size_at_turn_start, "rack_size_at_turn_start", 0)
     err = _refusal(ctx, len(row), index, rack_size_at_turn_start)
     if err is not None:
@@ -358,10 +358,7 @@ def verify_take(
     rack = ids_arg(rack, "rack")
     distinct(row, rack)
     if len(rack) != rack_size_at_turn_start:
-        raise ValueError(
-            f"rack holds {len(rack)} tiles, but rack_size_at_turn_start is "
-            f"{rack_size_at_turn_start}"
-        )
+        raise InvalidTakeError(E.RACK_SIZE_MISMATCH, count=len(rack), size=rack_size_at_turn_start)
     the_rules = ctx.rules
     jokers = ctx.jokers
     picked, others = row[index], row[index + 1 :]
@@ -402,7 +399,7 @@ def take(row: Sequence[int], index: int, rack: Sequence[int]) -> TakeResult:
     row = ids_arg(row, "row")
     rack = ids_arg(rack, "rack")
     distinct(row, rack)
-    int_arg(index, "index", -(2**62))
+    int_arg(index, "index", None)  # its range: take_index_out_of_range
     if not row:
         raise InvalidTakeError(E.EMPTY_ROW, index=index, length=0)
     if not 0 <= index < len(row):

@@ -30,6 +30,7 @@ from ..errors import (
 )
 from ..ruleset import ClosingTileMode, Ruleset, require_ruleset
 from ..scoring import RoundResult, SeatEnd, score_round
+from ._typed import of_type
 from .events import Announced, DealerChosen, Event, RoundScored, StepUndone
 from .legal import can_end_turn
 from .legal import legal_steps as _legal_steps
@@ -78,9 +79,9 @@ class Automation:
       event to the events of the step that ended it.
     """
 
-    forced_takes: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
-    announcements: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
-    scoring: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+    forced_takes: bool = attrs.field(default=False, validator=of_type(bool))
+    announcements: bool = attrs.field(default=False, validator=of_type(bool))
+    scoring: bool = attrs.field(default=False, validator=of_type(bool))
 
     @classmethod
     def all(cls) -> Automation:
@@ -101,15 +102,13 @@ class GameRecord:
     fields' types are checked here (:class:`TypeError`), their values when the record
     is replayed."""
 
-    rules: Ruleset = attrs.field(validator=attrs.validators.instance_of(Ruleset))
+    rules: Ruleset = attrs.field(validator=of_type(Ruleset))
     players: int = attrs.field(validator=_is_int)
     dealer: int = attrs.field(validator=_is_int)
     starter: int = attrs.field(validator=_is_int)
-    deal: tuple[int, ...] = attrs.field(validator=attrs.validators.instance_of(tuple))
-    steps: tuple[Step, ...] = attrs.field(default=(), validator=attrs.validators.instance_of(tuple))
-    chance: tuple[tuple[int, ...], ...] = attrs.field(
-        default=(), validator=attrs.validators.instance_of(tuple)
-    )
+    deal: tuple[int, ...] = attrs.field(validator=of_type(tuple))
+    steps: tuple[Step, ...] = attrs.field(default=(), validator=of_type(tuple))
+    chance: tuple[tuple[int, ...], ...] = attrs.field(default=(), validator=of_type(tuple))
 
 
 def score_state(state: GameState) -> RoundResult:

@@ -20,6 +20,7 @@ import attrs
 
 from ..errors import EngineArgumentError, EngineErrorCode
 from ..ruleset import Ruleset, require_ruleset
+from ._typed import of_type
 from .bot import Bot, play_round
 from .game import Automation, Game, GameRecord, _players
 
@@ -69,9 +70,7 @@ class MatchConfig:
     first_starter: int | None = attrs.field(
         default=None, validator=_seat_or_none, metadata={"lo": 0, "seat": True}
     )
-    automation: Automation = attrs.field(
-        default=Automation(), validator=attrs.validators.instance_of(Automation)
-    )
+    automation: Automation = attrs.field(default=Automation(), validator=of_type(Automation))
 
     def __attrs_post_init__(self) -> None:
         if self.rounds is not None and self.target is not None:

@@ -27,6 +27,7 @@ import attrs
 from ..errors import safe_text
 from ..lipire import End
 from ..tiles import tile_of
+from ._typed import of_type
 
 __all__ = [
     "STEP_TYPES",
@@ -186,9 +187,7 @@ class LayOff(_Step):
     resumable: ClassVar[bool] = True
     tile: int = attrs.field(validator=_int)
     meld: int = attrs.field(validator=_int)
-    end: End | None = attrs.field(
-        default=None, validator=attrs.validators.optional(attrs.validators.instance_of(End))
-    )
+    end: End | None = attrs.field(default=None, validator=attrs.validators.optional(of_type(End)))
 
     def __str__(self) -> str:
         end = f" ({self.end.value})" if self.end is not None else ""
