@@ -27,8 +27,9 @@ def test_a_context_is_checked_when_made() -> None:
         TurnContext(CLASIC, opened_before_this_turn=1, turn_number=2)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="turn_number must be an int"):
         TurnContext(CLASIC, opened_before_this_turn=True, turn_number="2")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="at least 1"):
+    with pytest.raises(ValueError) as info:  # coded: an InvalidOpeningError
         TurnContext(CLASIC, opened_before_this_turn=True, turn_number=0)
+    assert getattr(info.value, "code", None) == "bad_turn_number"
     with pytest.raises(TypeError, match="rules must be a Ruleset"):
         TurnContext("clasic", opened_before_this_turn=True, turn_number=2)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="jokers"):
