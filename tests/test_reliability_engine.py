@@ -421,6 +421,10 @@ def test_b_past_the_cap_a_turn_can_still_end() -> None:
     state = game.state
     assert not eng.legal.can_end_turn(state)
     assert game.legal_steps() == (Undo(),)
+    for bad in ("x", None, 10**5000):  # past the cap too, not a step is a TypeError
+        for method in (game.apply, game.can, game.verify):
+            with pytest.raises(TypeError):
+                method(bad)  # type: ignore[arg-type]
     lay = LayOff(tile_id("13R"), 0, End.HIGH)
     with pytest.raises(IllegalStepError) as info:
         game.apply(lay)

@@ -439,33 +439,36 @@ class Game:
         steps = _legal_steps(self._state)
         if self._undos_left():
             return (*steps, Undo()) if self._undo else steps
-        kept = tuple(s for s in steps if self._past_cap_refusal(s) is None)
+        kept = tuple(s for s in steps if self._past_cap_refusal(s, steps) is None)
         return (*kept, Undo()) if self._can_rescue() else kept
 
-    def _past_cap_refusal(self, step: Step) -> IllegalStepError | None:
+    def _past_cap_refusal(
+        self, step: Step, listed: tuple[Step, ...] | None = None
+    ) -> IllegalStepError | None:
         """Past the undo cap, what is put down stays, so a step that could be taken back
         is refused (``undo_limit``) where it could leave the turn unable to end: a take
         from the row or of the atu while a draw is legal, and a table step after which
         no discard or close is legal, unless the turn could not end before it either and
-        has nothing left to undo (a take past the cap when the stock was out)."""
-        if self._undos_left() or not step.undoable:
+        has nothing left to undo (a take past the cap when the stock was out).
+        ``listed``: the legal steps now, when the caller has them."""
+        # getattr: something that is not a step gets apply_step's TypeError
+        if self._undos_left() or not getattr(step, "undoable", False):
             return None
         state = self._state
-        refusal = IllegalStepError(
-            StepErrorCode.UNDO_LIMIT, step=step.kind, limit=MAX_UNDOS_PER_TURN
-        )
         if state.phase is Phase.TAKE:
-            return refusal if self._can_draw() else None
-        if not (can_end_turn(state) or self._can_rescue()):
+            steps = _legal_steps(state) if listed is None else listed
+            strands = any(isinstance(s, Draw) for s in steps)
+        elif can_end_turn(state) or self._can_rescue():
+            try:
+                after, _ = apply_step(state, step, NoChance())
+            except IllegalStepError as err:
+                return err
+            strands = not can_end_turn(after)
+        else:
             return None
-        try:
-            after, _ = apply_step(state, step, NoChance())
-        except IllegalStepError as err:
-            return err
-        return None if can_end_turn(after) else refusal
-
-    def _can_draw(self) -> bool:
-        return any(isinstance(s, Draw) for s in _legal_steps(self._state))
+        if not strands:
+            return None
+        return IllegalStepError(StepErrorCode.UNDO_LIMIT, step=step.kind, limit=MAX_UNDOS_PER_TURN)
 
     def _can_rescue(self) -> bool:
         """Past the cap, an undo stays allowed while the turn cannot end, down the steps
