@@ -661,7 +661,8 @@ def test_end01_the_stock_runs_out(name: str) -> None:
     assert not game.state.over  # B can still take the 7R
     illegal(game, "draw", S.STOCK_EMPTY)
     events = play(game, "take", "meld 5R 6R 7R", "discard 2N")
-    assert events[-1] == RoundEnded(EndReason.STOCK_EXHAUSTED)
+    racks = tuple(seat.rack for seat in game.state.seats)
+    assert events[-1] == RoundEnded(EndReason.STOCK_EXHAUSTED, racks=racks)
     end = game.state.end
     assert end is not None and end.closer is None
     result = game.result()
@@ -720,7 +721,8 @@ def test_flip_max_turns_per_round(name: str) -> None:
     idle(game, 3)
     assert not game.state.over and game.state.turn == 5
     events = play(game, "draw; discard")
-    assert RoundEnded(EndReason.MAX_TURNS) in events
+    racks = tuple(seat.rack for seat in game.state.seats)
+    assert RoundEnded(EndReason.MAX_TURNS, racks=racks) in events
     assert not any(isinstance(e, TurnStarted) for e in events)
     result = game.result()
     assert result is not None and result.closer is None

@@ -483,6 +483,7 @@ class StepErrorCode(enum.StrEnum):
 
     ROUND_OVER = "round_over"
     NOT_YOUR_TURN = "not_your_turn"
+    NOT_YOUR_STEP = "not_your_step"
     BAD_SEAT = "bad_seat"
     TAKE_FIRST = "take_first"
     ALREADY_TOOK = "already_took"

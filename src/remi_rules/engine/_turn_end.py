@@ -159,7 +159,15 @@ def _end_turn(
             if closing_now
             else RoundEnd(EndReason.MAX_TURNS)
         )
-        events.append(RoundEnded(end.reason, end.closer, end.closing_tile, end.pe_tabla))
+        events.append(
+            RoundEnded(
+                end.reason,
+                end.closer,
+                end.closing_tile,
+                end.pe_tabla,
+                tuple(seat.rack for seat in seats),
+            )
+        )
         over = evolve_state(
             state,
             seats=tuple(seats),
@@ -197,7 +205,7 @@ def _end_turn(
     events.append(_turn_started(nxt, number))
     if not new.stock and not can_reshuffle(new) and not any_row_take(new):
         end = RoundEnd(EndReason.STOCK_EXHAUSTED)
-        events.append(RoundEnded(end.reason))
+        events.append(RoundEnded(end.reason, racks=tuple(seat.rack for seat in new.seats)))
         return round_over(new, end), events
     return new, events
 

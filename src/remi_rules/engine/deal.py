@@ -117,7 +117,7 @@ def deal(
         at += size
     atu = order[at]
     stock = order[at + 1 :]
-    events: list[Event] = [Dealt(order, starter)]
+    events: list[Event] = [Dealt(order, starter, tuple(sizes))]
     while atu in JOKER_IDS and not rules.atu_may_be_joker:
         joker = atu
         stock = chance.shuffle((*stock, joker))

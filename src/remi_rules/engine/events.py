@@ -3,14 +3,16 @@
 :meth:`Game.apply <remi_rules.engine.Game.apply>` returns a tuple of them.  The chance
 events (:class:`DealerChosen`, :class:`Dealt`, :class:`AtuReturned`,
 :class:`StockReshuffled`) carry every random outcome as tile ids, so a replay never
-needs a random generator.  Events name physical tile ids; a server that broadcasts
-them hides the ids of :class:`Drew` from the other seats.
+needs a random generator.  Events name physical tile ids, so an event as the engine
+makes it is for the server's own log; what a seat (or a spectator) may be sent is
+:meth:`seen_by` of it (:meth:`Game.events_for <remi_rules.engine.Game.events_for>`):
+every id that seat cannot know is replaced by ``None`` (docs/protocol.md).
 """
 
 from __future__ import annotations
 
 import enum
-from typing import ClassVar
+from typing import ClassVar, Self
 
 import attrs
 
@@ -57,6 +59,25 @@ class _Event:
     kind: ClassVar[str]
     chance: ClassVar[bool] = False
 
+    def seen_by(self, seat: int | None) -> Self:
+        """This event as ``seat`` may see it (``None``: a spectator): every tile id
+        hidden from that seat becomes ``None``, nothing else changes.  Most events are
+        public and return themselves; a seat number that is not at the table sees what
+        a spectator sees.  A ``seat`` that is neither an int nor None is a
+        :class:`TypeError`."""
+        _viewer(seat)
+        return self
+
+
+def _viewer(seat: object) -> int | None:
+    if seat is not None and (type(seat) is not int):
+        raise TypeError(f"seat must be a seat number (int) or None, not {type(seat).__name__}")
+    return seat
+
+
+def _hidden(ids: tuple[int | None, ...]) -> tuple[int | None, ...]:
+    return (None,) * len(ids)
+
 
 @attrs.frozen(weakref_slot=False)
 class DealerChosen(_Event):
@@ -69,13 +90,26 @@ class DealerChosen(_Event):
 
 @attrs.frozen(weakref_slot=False)
 class Dealt(_Event):
-    """Chance: the 106 ids in dealt order (racks from seat 0, the atu, the stock top
-    first), after a shuffle or as given (DEAL-02/03/04); also after a redeal."""
+    """Chance: the 106 ids in dealt order (racks from seat 0, ``sizes[s]`` tiles for
+    seat ``s``, the atu, the stock top first), after a shuffle or as given
+    (DEAL-02/03/04); also after a redeal.  Seen by a seat, only its own rack and the
+    atu keep their ids (a spectator sees the atu)."""
 
     kind: ClassVar[str] = "dealt"
     chance: ClassVar[bool] = True
-    order: tuple[int, ...]
+    order: tuple[int | None, ...]
     starter: int
+    sizes: tuple[int, ...] = ()
+
+    def seen_by(self, seat: int | None) -> Self:
+        seat = _viewer(seat)
+        mine = range(0)
+        if seat is not None and 0 <= seat < len(self.sizes):
+            start = sum(self.sizes[:seat])
+            mine = range(start, start + self.sizes[seat])
+        atu = sum(self.sizes) if self.sizes else -1
+        order = tuple(i if k in mine or k == atu else None for k, i in enumerate(self.order))
+        return attrs.evolve(self, order=order)
 
 
 @attrs.frozen(weakref_slot=False)
@@ -88,7 +122,11 @@ class AtuReturned(_Event):
     chance: ClassVar[bool] = True
     joker: int
     atu: int
-    stock: tuple[int, ...]
+    stock: tuple[int | None, ...]
+
+    def seen_by(self, seat: int | None) -> Self:
+        _viewer(seat)
+        return attrs.evolve(self, stock=_hidden(self.stock))
 
 
 @attrs.frozen(weakref_slot=False)
@@ -98,7 +136,11 @@ class StockReshuffled(_Event):
 
     kind: ClassVar[str] = "stock_reshuffled"
     chance: ClassVar[bool] = True
-    stock: tuple[int, ...]
+    stock: tuple[int | None, ...]
+
+    def seen_by(self, seat: int | None) -> Self:
+        _viewer(seat)
+        return attrs.evolve(self, stock=_hidden(self.stock))
 
 
 @attrs.frozen(weakref_slot=False)
@@ -110,9 +152,14 @@ class TurnStarted(_Event):
 
 @attrs.frozen(weakref_slot=False)
 class Drew(_Event):
+    """``seat`` drew ``tile`` from the stock; only that seat sees which."""
+
     kind: ClassVar[str] = "drew"
     seat: int
-    tile: int
+    tile: int | None
+
+    def seen_by(self, seat: int | None) -> Self:
+        return self if _viewer(seat) == self.seat else attrs.evolve(self, tile=None)
 
 
 @attrs.frozen(weakref_slot=False)
@@ -193,20 +240,32 @@ class PeTablaDeclared(_Event):
 
 @attrs.frozen(weakref_slot=False)
 class DoublesExchanged(_Event):
+    """``seat`` gave ``given`` to ``other`` and got ``received``: blind, so only those
+    two seats see the tiles."""
+
     kind: ClassVar[str] = "doubles_exchanged"
     seat: int
     other: int
-    given: tuple[int, ...]
-    received: tuple[int, ...]
+    given: tuple[int | None, ...]
+    received: tuple[int | None, ...]
+
+    def seen_by(self, seat: int | None) -> Self:
+        if _viewer(seat) in (self.seat, self.other):
+            return self
+        return attrs.evolve(self, given=_hidden(self.given), received=_hidden(self.received))
 
 
 @attrs.frozen(weakref_slot=False)
 class RoundEnded(_Event):
+    """The round is over; ``racks`` are every seat's rack as it ended, now public (the
+    score names them)."""
+
     kind: ClassVar[str] = "round_ended"
     reason: EndReason
     closer: int | None = None
     closing_tile: int | None = None
     pe_tabla: bool = False
+    racks: tuple[tuple[int, ...], ...] = ()
 
 
 @attrs.frozen(weakref_slot=False)

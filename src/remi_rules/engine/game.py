@@ -41,8 +41,10 @@ from .steps import (
     DemandRedeal,
     Discard,
     Draw,
+    ExchangeDoubles,
     Step,
     Undo,
+    _Step,
 )
 from .transition import Chance, NoChance, RandomChance, ScriptedChance, apply_step
 from .transition import deal as deal_tiles
@@ -270,6 +272,7 @@ class Game:
         self.deal_events: tuple[Event, ...] = ()
         """The events of the deal (the chance events :class:`DealerChosen`,
         :class:`Dealt`, :class:`AtuReturned`, then the first :class:`TurnStarted`)."""
+        self._events: list[Event] = []
 
     # -- construction --------------------------------------------------------------------
 
@@ -345,6 +348,7 @@ class Game:
             state, record=record, chance=RandomChance(rng), automation=automation, names=names
         )
         game.deal_events = (*events, *game._run_automation())
+        game._events = list(game.deal_events)
         return game
 
     @classmethod
@@ -394,6 +398,7 @@ class Game:
         )
         game = cls(state, record=base, chance=chance)
         game.deal_events = dealt
+        game._events = list(dealt)
         steps = record.steps if upto is None else record.steps[:upto]
         for k, step in enumerate(steps):
             try:
@@ -431,11 +436,69 @@ class Game:
         """The scored round once it is over (:func:`score_state`), else None."""
         return score_state(self._state) if self._state.end is not None else None
 
-    def legal_steps(self) -> tuple[Step, ...]:
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every event of the round so far, in order (the deal's first), as the engine
+        made them: the server's own log.  What a seat may be sent is
+        :meth:`events_for`."""
+        return tuple(self._events)
+
+    def events_for(self, seat: int | None) -> tuple[Event, ...]:
+        """:attr:`events` as ``seat`` may see them (``None``: a spectator): each
+        :meth:`~remi_rules.engine.events.Dealt.seen_by` that seat, so that no tile id
+        hidden from it is named (docs/protocol.md).  A seat not at the table raises
+        :class:`~remi_rules.errors.EngineArgumentError` (``engine_bad_seat``)."""
+        if seat is not None:
+            self._seat_arg(seat)
+        return tuple(event.seen_by(seat) for event in self._events)
+
+    def _seat_arg(self, seat: object) -> int:
+        if type(seat) is not int:
+            raise TypeError(f"seat must be a seat number (int), not {type(seat).__name__}")
+        if not 0 <= seat < self._state.players:
+            raise EngineArgumentError(
+                EngineErrorCode.BAD_SEAT, seat=seat, players=self._state.players
+            )
+        return seat
+
+    def sender(self, step: Step) -> int:
+        """The seat that may send ``step`` now: the player whose turn it is for a step
+        of the turn (and :class:`Undo`), the step's own ``seat`` for the steps made out
+        of turn (announcements, declarations, the pre-play steps)."""
+        if not isinstance(step, _Step):
+            raise TypeError(f"step must be a Step, not {type(step).__name__}")
+        seat = getattr(step, "seat", None)
+        if not step.in_turn and type(seat) is int:
+            return seat
+        return self._state.current
+
+    def _check_sender(self, step: Step, seat: int | None) -> None:
+        if seat is None:
+            return
+        seat = self._seat_arg(seat)
+        owner = self.sender(step)
+        if owner != seat:
+            raise IllegalStepError(
+                StepErrorCode.NOT_YOUR_STEP, step=step.kind, seat=seat, owner=owner
+            )
+
+    def legal_steps(self, seat: int | None = None) -> tuple[Step, ...]:
         """Every step legal now (melds the player can form included, each choice once:
         see :func:`~remi_rules.engine.legal.canonical_step`), with :class:`Undo` when
         the pending turn has a step to take back and has not made
-        :data:`MAX_UNDOS_PER_TURN` undos yet."""
+        :data:`MAX_UNDOS_PER_TURN` undos yet.
+
+        With ``seat``: only the steps that seat may send (:meth:`sender`), and only
+        those that name no tile hidden from it, so that the list can be sent to that
+        seat as it is.  A doubles exchange names a tile of the other seat's rack, so
+        it is in the list for all seats only (docs/protocol.md)."""
+        if seat is not None:
+            seat = self._seat_arg(seat)
+            return tuple(
+                s
+                for s in self.legal_steps()
+                if self.sender(s) == seat and not isinstance(s, ExchangeDoubles)
+            )
         steps = _legal_steps(self._state)
         if self._undos_left():
             return (*steps, Undo()) if self._undo else steps
@@ -488,9 +551,11 @@ class Game:
 
     # -- the triplet -------------------------------------------------------------------------
 
-    def verify(self, step: Step) -> None:
+    def verify(self, step: Step, *, seat: int | None = None) -> None:
         """Raise :class:`~remi_rules.IllegalStepError` unless ``step`` is legal now
-        (:class:`TypeError` for something that is not a step)."""
+        (:class:`TypeError` for something that is not a step).  With ``seat``, the seat
+        that sends it: another seat's step is refused (``not_your_step``)."""
+        self._check_sender(step, seat)
         if isinstance(step, Undo):
             self._undo_target(step)
             return
@@ -499,20 +564,27 @@ class Game:
             raise refusal
         apply_step(self._state, step, NoChance())
 
-    def can(self, step: Step) -> bool:
+    def can(self, step: Step, *, seat: int | None = None) -> bool:
         """:meth:`verify` as a bool."""
         try:
-            self.verify(step)
+            self.verify(step, seat=seat)
         except IllegalStepError:
             return False
         return True
 
-    def apply(self, step: Step) -> tuple[Event, ...]:
+    def apply(self, step: Step, *, seat: int | None = None) -> tuple[Event, ...]:
         """Verify and apply ``step``; return the events it caused (and those of the
-        automatic steps that followed, see :class:`Automation`)."""
+        automatic steps that followed, see :class:`Automation`), which are also added
+        to :attr:`events`.  With ``seat``, the seat that sends it: another seat's step
+        is refused (``not_your_step``), so a server never hand-codes turn order."""
+        self._check_sender(step, seat)
+        events = self._apply(step)
+        self._events.extend(events)
+        return events
+
+    def _apply(self, step: Step) -> tuple[Event, ...]:
         if isinstance(step, Undo):
-            events = self.undo()
-            return events
+            return self._undo_step()
         refusal = self._past_cap_refusal(step)
         if refusal is not None:
             raise refusal
@@ -545,6 +617,10 @@ class Game:
         return turn != self._state.turn or count < MAX_UNDOS_PER_TURN
 
     def undo(self) -> tuple[Event, ...]:
+        """:meth:`apply` of :class:`Undo`."""
+        return self.apply(Undo())
+
+    def _undo_step(self) -> tuple[Event, ...]:
         """Take back the last step of the pending turn (a take from the row or of the
         atu, a meld, a lay-off or a swap).  A draw revealed a tile and cannot be taken
         back; a turn that has ended cannot be reopened.  The state becomes the one

@@ -51,6 +51,12 @@ Bounds (games, records, matches: :func:`dump_match` / :func:`load_match` /
     (``state_string_too_long``).  Loading takes time linear in the document's size.
     A loaded or replayed game goes on like a live one; ``seed=`` drives its future
     chance, and no save ever holds a seed.
+
+Messages of a networked table (docs/protocol.md)
+    :func:`load_step` / :func:`loads_step` (a client's step, strictly, at most
+    :data:`MAX_MESSAGE_BYTES`), :func:`dump_step`, :func:`dump_event` (``seat=`` a seat
+    number, ``None`` for a spectator, or :data:`FULL` for the server's log) and
+    :func:`dump_error`.
 """
 
 from __future__ import annotations
@@ -60,7 +66,9 @@ from .games import __all__ as _games_all
 from .games import main as main
 from .matches import *  # noqa: F403
 from .matches import __all__ as _matches_all
+from .messages import *  # noqa: F403
+from .messages import __all__ as _messages_all
 from .rulesets import *  # noqa: F403
 from .rulesets import __all__ as _rulesets_all
 
-__all__ = [*_rulesets_all, *_games_all, *_matches_all]
+__all__ = [*_rulesets_all, *_games_all, *_matches_all, *_messages_all]

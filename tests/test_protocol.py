@@ -1,0 +1,316 @@
+"""The frontend protocol (docs/protocol.md): per-seat projections of events and legal
+steps, steps sent with their seat, and the JSON messages of a networked table.
+
+The privacy property: over random rounds of every preset (with undo, out-of-turn
+steps and joker swaps), no event, legal-step list or JSON message for a seat names a
+tile id that seat cannot know: a tile it holds or held, or one that has been in sight
+of the whole table (the row, the table, the atu, every rack once the round is over)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import attrs
+import pytest
+from reliability_play import PRESETS, random_round
+
+from remi_rules import serde, variants
+from remi_rules.engine import Draw, Game, Step
+from remi_rules.engine import events as ev
+from remi_rules.errors import (
+    EngineArgumentError,
+    IllegalStepError,
+    InvalidStateError,
+    StateErrorCode,
+    StepErrorCode,
+)
+
+ROUNDS = int(os.environ.get("REMI_PROTOCOL_ROUNDS", "6"))
+"""Random rounds per preset (small in CI; ``REMI_PROTOCOL_ROUNDS=300`` by hand)."""
+
+_ID_FIELDS = frozenset(
+    {"order", "stock", "tile", "tiles", "joker", "given", "received", "closing_tile", "racks"}
+)
+
+
+def event_ids(event: object) -> Iterator[int]:
+    """The tile ids an event names (not seats, meld numbers or positions)."""
+    for f in attrs.fields(type(event)):
+        if f.name in _ID_FIELDS:
+            yield from _ints(getattr(event, f.name))
+
+
+def _ints(value: object) -> Iterator[int]:
+    if type(value) is int:
+        yield value
+    elif isinstance(value, tuple):
+        for v in value:
+            yield from _ints(v)
+
+
+def step_ids(step: Step) -> Iterator[int]:
+    for f in attrs.fields(type(step)):
+        if f.name in ("tile", "tiles", "joker", "other_tile"):
+            yield from _ints(getattr(step, f.name))
+
+
+class Knowledge:
+    """What each seat may know, from the state alone (not from the projections under
+    test): what it holds or held, and what the whole table has seen."""
+
+    def __init__(self, game: Game) -> None:
+        self.players = game.state.players
+        self.public: set[int] = set()
+        self.held: list[set[int]] = [set() for _ in range(self.players)]
+        self.update(game)
+
+    def update(self, game: Game) -> None:
+        state = game.state
+        self.public |= set(state.row) | set(state.table.ids())
+        self.public.add(state.atu)  # turned face up at the deal
+        for seat in range(self.players):
+            self.held[seat] |= set(state.seats[seat].rack)
+        if game.over:
+            for seat in range(self.players):
+                self.public |= set(state.seats[seat].rack)
+
+    def known(self, seat: int | None) -> set[int]:
+        return self.public if seat is None else self.public | self.held[seat]
+
+
+def _check_seat_messages(game: Game, know: Knowledge, seen: list[int]) -> None:
+    """The events since the last call, and the legal steps now, for every seat and a
+    spectator, name only what that viewer may know; their JSON carries the same."""
+    events = game.events
+    for viewer in (None, *range(know.players)):
+        known = know.known(viewer)
+        start = seen[0]
+        for event in game.events_for(viewer)[start:]:
+            leaked = set(event_ids(event)) - known
+            assert not leaked, f"{event.kind} shows {sorted(leaked)} to {viewer}"
+        for event in events[start:]:
+            data = serde.dump_event(event, seat=viewer)
+            assert data == serde.dump_event(event.seen_by(viewer), seat=serde.FULL)
+        if viewer is not None:
+            for step in game.legal_steps(viewer):
+                leaked = set(step_ids(step)) - known
+                assert not leaked, f"{step} lists {sorted(leaked)} for seat {viewer}"
+                assert game.sender(step) == viewer
+    seen[0] = len(events)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_no_seat_is_sent_a_tile_it_cannot_know(preset: str) -> None:
+    rules = variants.get(preset)
+    for k in range(ROUNDS):
+        game = Game.new(rules, 2 + k % 3, seed=f"protocol-{preset}-{k}")
+        know = Knowledge(game)
+        seen = [0]
+        _check_seat_messages(game, know, seen)
+
+        def on_step(g: Game, know: Knowledge = know, seen: list[int] = seen) -> None:
+            know.update(g)
+            _check_seat_messages(g, know, seen)
+
+        random_round(game, random.Random(k), on_step, max_steps=400)
+
+
+def test_the_events_log_is_every_event_returned() -> None:
+    game = Game.new(variants.get("clasic"), 3, seed=4)
+    log = list(game.deal_events)
+    rng = random.Random(1)
+    for _ in range(60):
+        steps = game.legal_steps(game.state.current)
+        log.extend(game.apply(rng.choice(steps)))
+    assert game.events == tuple(log)
+    replayed = Game.replay(game.record())
+    assert replayed.events[len(replayed.deal_events) :] == game.events[len(game.deal_events) :]
+
+
+def test_hidden_tiles_do_not_change_what_a_seat_is_sent() -> None:
+    """Two deals that differ only in tiles seat 0 cannot see (a tile of seat 1's rack
+    and one deep in the stock change places) send seat 0 the same bytes."""
+    rules = variants.get("clasic")
+    order = list(range(106))
+    random.Random(7).shuffle(order)
+    sizes = (rules.hand_sizes[0], rules.hand_sizes[1])
+    other = list(order)
+    mine, theirs, deep = 0, sizes[0], len(order) - 1
+    other[theirs], other[deep] = other[deep], other[theirs]
+    streams = []
+    for deal in (order, other):
+        game = Game.new(rules, 2, deal=deal)
+        for _ in range(6):  # seat 0 discards, seat 1 draws and discards what it drew
+            seat = game.state.current
+            if game.state.phase.value == "take":
+                game.apply(Draw(), seat=seat)
+            drawn = [e for e in game.events if isinstance(e, ev.Drew)]
+            discards = [s for s in game.legal_steps(seat) if s.kind == "discard"]
+            tile = drawn[-1].tile if drawn and seat == 1 else game.state.seats[seat].rack[0]
+            game.apply(next(s for s in discards if s.tile == tile), seat=seat)
+        streams.append(
+            json.dumps([serde.dump_event(e, seat=mine) for e in game.events], sort_keys=True)
+        )
+        assert isinstance(game.events[0], ev.Dealt) and game.state.turn > 4
+    assert streams[0] == streams[1]
+    full = [
+        json.dumps(serde.dump_event(Game.new(rules, 2, deal=d).events[0], seat=serde.FULL))
+        for d in (order, other)
+    ]
+    assert full[0] != full[1]
+
+
+def test_a_step_sent_by_another_seat_is_refused_and_changes_nothing() -> None:
+    game = Game.new(variants.get("online"), 3, seed=2)
+    current = game.state.current
+    step = game.legal_steps(current)[0]
+    before = serde.dumps_game(game)
+    for seat in range(3):
+        if seat == current:
+            continue
+        assert not game.can(step, seat=seat)
+        with pytest.raises(IllegalStepError) as info:
+            game.apply(step, seat=seat)
+        assert info.value.code is StepErrorCode.NOT_YOUR_STEP
+        assert info.value.details == {"step": step.kind, "seat": seat, "owner": current}
+        assert "jucătorului" in info.value.message("ro")
+    assert serde.dumps_game(game) == before
+    with pytest.raises(EngineArgumentError):
+        game.apply(step, seat=3)
+    with pytest.raises(TypeError):
+        game.apply(step, seat="0")  # type: ignore[arg-type]
+    with pytest.raises(EngineArgumentError):
+        game.events_for(-1)
+    game.apply(step, seat=current)
+
+
+def test_each_seat_lists_only_its_own_steps() -> None:
+    game = Game.new(variants.get("clasic"), 4, seed=3)
+    every = set(game.legal_steps())
+    per_seat = [set(game.legal_steps(seat)) for seat in range(4)]
+    for seat, steps in enumerate(per_seat):
+        assert all(game.sender(s) == seat for s in steps)
+    union = set().union(*per_seat)
+    assert union == {s for s in every if s.kind != "exchange_doubles"}
+
+
+def test_dealt_shows_a_seat_its_rack_and_the_atu_only() -> None:
+    game = Game.new(variants.get("rummy45"), 3, seed=9)
+    dealt = next(e for e in game.events if isinstance(e, ev.Dealt))
+    for seat in range(3):
+        shown = [i for i in dealt.seen_by(seat).order if i is not None]
+        assert set(shown) == set(_rack_at_deal(dealt, seat)) | {_atu_at_deal(dealt)}
+    assert [i for i in dealt.seen_by(None).order if i is not None] == [_atu_at_deal(dealt)]
+    assert len(dealt.seen_by(None).order) == 106
+    with pytest.raises(TypeError):
+        dealt.seen_by("0")  # type: ignore[arg-type]
+
+
+def _rack_at_deal(dealt: ev.Dealt, seat: int) -> tuple[int | None, ...]:
+    start = sum(dealt.sizes[:seat])
+    return dealt.order[start : start + dealt.sizes[seat]]
+
+
+def _atu_at_deal(dealt: ev.Dealt) -> int | None:
+    return dealt.order[sum(dealt.sizes)]
+
+
+def test_drew_and_the_exchange_hide_their_tiles_from_the_others() -> None:
+    drew = ev.Drew(1, 42)
+    assert drew.seen_by(1) == drew
+    assert drew.seen_by(0).tile is None and drew.seen_by(None).tile is None
+    swap = ev.DoublesExchanged(0, 2, (10, 62), (11, 63))
+    assert swap.seen_by(0) == swap and swap.seen_by(2) == swap
+    assert swap.seen_by(1) == ev.DoublesExchanged(0, 2, (None, None), (None, None))
+    reshuffled = ev.StockReshuffled((5, 6, 7))
+    assert reshuffled.seen_by(0).stock == (None, None, None)
+    assert serde.dump_event(reshuffled, seat=serde.FULL) == {
+        "kind": "stock_reshuffled",
+        "stock": [5, 6, 7],
+    }
+
+
+def test_the_round_end_makes_every_rack_public() -> None:
+    rules = attrs.evolve(variants.get("clasic"), max_turns_per_round=2)
+    game = Game.new(rules, 2, seed=5)
+    while not game.over:
+        seat = game.state.current
+        steps = game.legal_steps(seat)
+        game.apply(next((s for s in steps if s.kind == "draw"), None) or steps[-1], seat=seat)
+        if not game.over and game.state.phase.value == "action":
+            discard = next(s for s in game.legal_steps(seat) if s.kind == "discard")
+            game.apply(discard, seat=seat)
+    end = game.events[-1]
+    assert isinstance(end, ev.RoundEnded)
+    assert end.racks == tuple(seat.rack for seat in game.state.seats)
+    assert end.seen_by(0) == end
+
+
+# -- JSON steps, strictly -------------------------------------------------------------------
+
+
+def _steps_of_a_round() -> list[Step]:
+    game = Game.new(variants.get("online"), 4, seed=11)
+    out: list[Step] = []
+    rng = random.Random(3)
+
+    def on_step(g: Game) -> None:
+        out.extend(g.legal_steps())
+
+    random_round(game, rng, on_step, max_steps=120)
+    return out
+
+
+def test_steps_round_trip_through_json_exactly() -> None:
+    steps = _steps_of_a_round()
+    kinds = {s.kind for s in steps}
+    assert {"draw", "discard", "meld"} <= kinds
+    for step in steps:
+        text = serde.dumps_step(step)
+        assert serde.loads_step(text) == step
+        assert serde.load_step(json.loads(text)) == step
+
+
+@pytest.mark.parametrize(
+    ("data", "code", "path"),
+    [
+        ({"kind": "discard"}, StateErrorCode.MISSING_KEY, "step.tile"),
+        ({"kind": "discard", "tile": 3, "x": 1}, StateErrorCode.UNKNOWN_KEY, "step.x"),
+        ({"kind": "discard", "tile": "3"}, StateErrorCode.WRONG_TYPE, "step.tile"),
+        ({"kind": "discard", "tile": 106}, StateErrorCode.OUT_OF_RANGE, "step.tile"),
+        ({"kind": "fly"}, StateErrorCode.BAD_VALUE, "step.kind"),
+        ([], StateErrorCode.WRONG_TYPE, "step"),
+        ({"kind": "announce_atu", "seat": 4}, StateErrorCode.OUT_OF_RANGE, "step.seat"),
+    ],
+)
+def test_a_bad_step_message_is_refused_with_its_code_and_path(
+    data: Any, code: StateErrorCode, path: str
+) -> None:
+    with pytest.raises(InvalidStateError) as info:
+        serde.load_step(data)
+    assert info.value.code is code
+    assert info.value.details["path"] == path
+
+
+def test_a_huge_step_message_is_refused_before_parsing() -> None:
+    text = '{"kind":"meld","tiles":[' + ",".join(["1"] * 20_000) + "]}"
+    with pytest.raises(InvalidStateError) as info:
+        serde.loads_step(text)
+    assert info.value.code is StateErrorCode.DOCUMENT_TOO_LARGE
+    with pytest.raises(TypeError):
+        serde.dump_step("draw")  # type: ignore[arg-type]
+
+
+def test_an_error_goes_out_as_json_in_either_language() -> None:
+    with pytest.raises(InvalidStateError) as info:
+        serde.loads_step('{"kind":"discard","tile":999}')
+    for lang in ("en", "ro"):
+        data = serde.dump_error(info.value, lang)
+        assert json.loads(json.dumps(data)) == data
+        assert data["code"] == "state_out_of_range"
+        assert data["details"]["path"] == "step.tile"
+        assert data["message"] == info.value.message(lang)
