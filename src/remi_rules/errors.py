@@ -579,6 +579,7 @@ class StateErrorCode(enum.StrEnum):
     TILE_COUNT = "state_tile_count"
     BAD_PHASE = "state_bad_phase"
     FINGERPRINT = "state_fingerprint"
+    RULES_MISMATCH = "state_rules_mismatch"
     FORMAT_VERSION = "state_format_version"
     BAD_RULESET = "state_bad_ruleset"
     BAD_RECORD = "state_bad_record"

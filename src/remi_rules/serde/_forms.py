@@ -19,6 +19,7 @@ from ..engine import (
     TakeKind,
     TurnState,
 )
+from ..engine.view import PublicSeat, PublicTurn
 from ..errors import InvalidRulesetError
 from ..lipire import End
 from ..ruleset import ClosingAtuTwinEffect, ClosingEffect, Ruleset, knobs
@@ -362,6 +363,7 @@ _PUBLIC_SEAT: Final = _Obj(
         "announced_atu": _BOOL,
         "declared_pe_tabla": _BOOL,
     },
+    PublicSeat,
 )
 _PUBLIC_TURN: Final = _Obj(
     "public_turn",
@@ -377,6 +379,7 @@ _PUBLIC_TURN: Final = _Obj(
         "placed": _TURN_IDS,
         "steps": _COUNT,
     },
+    PublicTurn,
 )
 _VIEW: Final = _Obj(
     "view",

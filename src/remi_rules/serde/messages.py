@@ -13,6 +13,7 @@ code, details and message.  docs/protocol.md shows each.
 from __future__ import annotations
 
 import enum
+import random
 from typing import Any, Final
 
 import attrs
@@ -20,10 +21,14 @@ import attrs
 from ..engine.events import Event
 from ..engine.events import _Event as _EventBase
 from ..engine.steps import Step, _Step
+from ..engine.view import PlayerView
 from ..errors import RemiError
-from ._bounds import _parse_json, _scan
-from ._forms import _STEP
-from ._spec import _Ctx
+from ..errors import StateErrorCode as _S
+from ..ruleset import Ruleset, require_ruleset
+from ._bounds import _fail, _parse_json, _scan, _show, _wrong_type
+from ._forms import _FINGERPRINT, _RULES, _STEP, _VIEW, MAX_DOCUMENT_BYTES
+from ._migrations import current_version
+from ._spec import _Const, _Ctx
 
 __all__ = [
     "FULL",
@@ -33,7 +38,9 @@ __all__ = [
     "dump_step",
     "dumps_step",
     "load_step",
+    "load_view",
     "loads_step",
+    "loads_view",
 ]
 
 MAX_MESSAGE_BYTES: Final = 16_384
@@ -126,3 +133,78 @@ def dump_error(error: RemiError, lang: str = "en") -> dict[str, Any]:
         for key, value in error.details.items()
     }
     return {"code": error.code.value, "details": details, "message": error.message(lang)}
+
+
+_VIEW_HEADER: Final = ("kind", "format_version", "fingerprint")
+
+
+def load_view(data: object, rules: Ruleset) -> PlayerView:
+    """A :class:`~remi_rules.engine.PlayerView` from :func:`~remi_rules.serde.dump_view`'s
+    data, for a remote bot or client that holds ``rules`` (sent once, as
+    :func:`~remi_rules.serde.ruleset_to_dict`): the view names its ruleset by
+    fingerprint, and one for other rules is refused (``state_rules_mismatch``); a
+    view dumped with its rules (``with_rules=True``) must carry these rules.  Read
+    strictly, like a saved game: the bounds first, then every field's type and range,
+    the table's melds, and the census (the view's tiles and counts add up to the 106
+    of the game: ``state_tile_count``)."""
+    rules = require_ruleset(rules)
+    _scan(data, MAX_DOCUMENT_BYTES)
+    if not isinstance(data, dict):
+        _wrong_type("$", "object", data)
+    for key in _VIEW_HEADER:
+        if key not in data:
+            _fail(_S.MISSING_KEY, key, key=key)
+    version = data["format_version"]
+    if type(version) is not int:
+        _wrong_type("format_version", "integer", version)
+    if version != current_version("view"):
+        _fail(
+            _S.FORMAT_VERSION,
+            "format_version",
+            got=_show(version),
+            expected=current_version("view"),
+        )
+    _Const("view").read(data["kind"], "kind", _Ctx())
+    fingerprint = _FINGERPRINT.read(data["fingerprint"], "fingerprint", _Ctx())
+    if fingerprint != rules.fingerprint():
+        _fail(_S.RULES_MISMATCH, "fingerprint", got=fingerprint, expected=rules.fingerprint())
+    body = {k: v for k, v in data.items() if k not in _VIEW_HEADER}
+    if "rules" in body and _RULES.read(body.pop("rules"), "rules", _Ctx()) != rules:
+        _fail(_S.RULES_MISMATCH, "rules", got=fingerprint, expected=rules.fingerprint())
+    fields = _VIEW.read(body, "", _Ctx(rules))
+    from .games import _table  # the table is re-analysed as a saved game's is
+
+    if not 0 <= fields["seat"] < fields["players"] or len(fields["seats"]) != fields["players"]:
+        _fail(_S.BAD_VALUE, "seat", why="view_seat", seat=fields["seat"])
+    fields["table"] = _table(fields["table"], "table", rules)
+    view = PlayerView(rules=rules, **fields)
+    _census(view)
+    # The rest of the position's checks are a game's: a state the view could come
+    # from (its hidden tiles dealt at random) must have no problem, but for the
+    # doubles the other seats exchanged, which a view does not show.
+    from ..engine.problems import state_problems
+
+    for problem in state_problems(view.sample_state(random.Random(0))):
+        if problem.path != "exchanged":
+            raise problem.error()
+    return view
+
+
+def _census(view: PlayerView) -> None:
+    shown = [*view.rack, *view.row, *view.table.ids()]
+    if view.atu_face_up:
+        shown.append(view.atu)
+    held = sum(seat.rack_size for seat in view.seats)
+    total = held - len(view.rack) + len(shown) + view.stock_count
+    if (
+        len(set(shown)) != len(shown)
+        or total != 106
+        or view.seats[view.seat].rack_size != len(view.rack)
+    ):
+        _fail(_S.TILE_COUNT, "$", why="view_census")
+
+
+def loads_view(text: str, rules: Ruleset) -> PlayerView:
+    """:func:`load_view` of JSON text (at most
+    :data:`~remi_rules.serde.MAX_DOCUMENT_BYTES`, checked before parsing)."""
+    return load_view(_parse_json(text, MAX_DOCUMENT_BYTES), rules)
