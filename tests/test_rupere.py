@@ -81,8 +81,8 @@ def refusal(fn: object, *args: object, **kwargs: object) -> TakeErrorCode | None
     return None
 
 
-def evolve(rules: Ruleset, **changes: object) -> Ruleset:
-    return attrs.evolve(rules, **changes)  # type: ignore[arg-type]
+def evolve(rules: Ruleset, **changes: Any) -> Ruleset:
+    return attrs.evolve(rules, **changes)
 
 
 # -- EX-14 … EX-21 ---------------------------------------------------------------------------
