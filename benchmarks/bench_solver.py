@@ -317,8 +317,13 @@ def check_peer_sets(
     many as it says it placed?"""
     have = Counter(tiles_of(rack))
     used: Counter[Tile] = Counter()
+
+    def rank_then_colour(t: Tile) -> tuple[int | None, int]:
+        assert t.color is not None  # built with a colour
+        return (t.rank, t.color.index)
+
     for s in sets:
-        meld = sorted((Tile(v, COLORS[c]) for v, c in s), key=lambda t: (t.rank, t.color.index))
+        meld = sorted((Tile(v, COLORS[c]) for v, c in s), key=rank_then_colour)
         if not is_valid_meld(meld, rules):
             return False
         used.update(meld)

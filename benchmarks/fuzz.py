@@ -170,15 +170,16 @@ def check_error(err: RemiError) -> None:
 
 def short(value: object, limit: int = 160) -> str:
     """A repr for a repro line: long strings as runs (``'1' * 4301 + 'R'``)."""
+    cls = type(value)
     if isinstance(value, str):
         text = _runs(value)
     elif isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 190:
         text = f"<int of about {math.floor(math.log10(abs(value))) + 1} digits>"
-    elif attrs.has(type(value)):
+    elif attrs.has(cls):
         inner = ", ".join(
-            f"{a.name}={short(getattr(value, a.name, None), 60)}" for a in attrs.fields(type(value))
+            f"{a.name}={short(getattr(value, a.name, None), 60)}" for a in attrs.fields(cls)
         )
-        text = f"{type(value).__name__}({inner})"
+        text = f"{cls.__name__}({inner})"
     else:
         try:
             text = repr(value)
@@ -302,8 +303,8 @@ def gen_tiles(rng: random.Random) -> Case:
     rules = RULES[rng.choice(PRESETS)]
     r = rng.random()
     if r < 0.25:
-        text = _notation_token(rng)
-        return Case("Tile.parse", lambda: Tile.parse(text), lambda: f"Tile.parse({short(text)})")
+        token = _notation_token(rng)
+        return Case("Tile.parse", lambda: Tile.parse(token), lambda: f"Tile.parse({short(token)})")
     text = _notation(rng) if rng.random() < 0.6 else _tile_list(rng)
     fn_name = rng.choice(
         ["parse_tiles", "analyze_meld", "is_valid_meld", "arrange_meld", "could_become_meld"]
@@ -318,9 +319,9 @@ def gen_tiles(rng: random.Random) -> Case:
             return check_meld(text, rules, "ro")  # type: ignore[arg-type]
         if fn_name == "analyze_meld":
             try:
-                meld = analyze_meld(text, rules)  # type: ignore[arg-type]
+                meld = analyze_meld(text, rules)
             except RemiError:
-                if is_valid_meld(text, rules):  # type: ignore[arg-type]
+                if is_valid_meld(text, rules):
                     raise Broken("analyze_meld refuses a meld is_valid_meld accepts") from None
                 raise
             if not is_valid_meld(meld.tiles, rules):
@@ -331,7 +332,7 @@ def gen_tiles(rng: random.Random) -> Case:
             "arrange_meld": arrange_meld,
             "could_become_meld": could_become_meld,
         }[fn_name]
-        return fn(text, rules)  # type: ignore[arg-type]
+        return fn(text, rules)
 
     return Case(fn_name, run, lambda: repro)
 
@@ -444,7 +445,7 @@ def _mutate_house_text(rng: random.Random, text: str, fmt: str) -> tuple[str, st
         key = rng.choice(["base", "opening_composition", "closing_bonus"])
         if key == "base":
             return how, (json.dumps({"base": s}) if fmt == "json" else f"base = {json.dumps(s)}\n")
-        doc = {"overrides": {key: s}}
+        doc: dict[str, Any] = {"overrides": {key: s}}
         return how, json.dumps(doc) if fmt == "json" else _to_toml(doc)
     if how == "dup_key":
         if fmt == "json":
@@ -585,7 +586,7 @@ def _text_mutation(rng: random.Random, doc: dict[str, Any]) -> tuple[str, str]:
     if how == "dup_key":
         keys = [k for k in doc if isinstance(k, str)]
         key = rng.choice(keys)
-        value = rng.choice([None, 0, "x", [], 10**5, True])
+        value: object = rng.choice([None, 0, "x", [], 10**5, True])
         return how, "{" + json.dumps(key) + ": " + json.dumps(value) + ", " + text[1:]
     if how == "nan":
         at = rng.choice(numbers) if numbers else 1
@@ -598,6 +599,8 @@ def _text_mutation(rng: random.Random, doc: dict[str, Any]) -> tuple[str, str]:
 
 def gen_saves(rng: random.Random) -> Case:
     kind, doc = rng.choice(SAMPLES.docs)
+    how: str
+    data: Any  # a JSON text or a (mutated) JSON document
     if rng.random() < 0.25 and kind != "match":
         how, data = _text_mutation(rng, doc)
     else:
@@ -611,17 +614,20 @@ def gen_saves(rng: random.Random) -> Case:
                 how += "+huge_int"
 
     def run() -> object:
+        loaded: object
         if kind == "match":
-            loaded = serde.load_match(data)
-            if serde.dump_match(loaded) != data:
+            match = serde.load_match(data)
+            if serde.dump_match(match) != data:
                 raise Broken("an accepted match does not dump back equal")
-            return loaded
+            return match
         if kind == "game":
-            loaded = serde.loads_game(data) if isinstance(data, str) else serde.load_game(data)
-            problem = loader.game_invariants(loaded, data)
+            game = serde.loads_game(data) if isinstance(data, str) else serde.load_game(data)
+            problem = loader.game_invariants(game, data)
+            loaded = game
         else:
-            loaded = serde.loads_record(data) if isinstance(data, str) else serde.load_record(data)
-            problem = loader.record_invariants(loaded, data)
+            record = serde.loads_record(data) if isinstance(data, str) else serde.load_record(data)
+            problem = loader.record_invariants(record, data)
+            loaded = record
         if problem is not None:
             raise Broken(f"accepted {kind}: {problem}")
         return loaded
@@ -648,7 +654,7 @@ def _hostile_step(rng: random.Random, game: Game) -> Any:
                 {"kind": "draw"},
             ]
         )
-    step = rng.choice(legal)
+    step: Any = rng.choice(legal)  # of a class known at run time: its fields are read by name
     fields = [a.name for a in attrs.fields(type(step))]
     if r < 0.35 or not fields:
         return step
@@ -806,6 +812,8 @@ def run_case(case: Case, hard_limit: float) -> tuple[str, BaseException | None, 
         old = signal.signal(signal.SIGALRM, _alarm)
         signal.setitimer(signal.ITIMER_REAL, hard_limit)
     start = time.perf_counter()
+    outcome: str
+    exc: BaseException | None
     try:
         try:
             case.run()

@@ -287,25 +287,24 @@ def mutate(doc: dict[str, Any], rng: random.Random) -> tuple[str, Any]:
         if not isinstance(state, dict):
             return mutate(doc, rng)
         key = rng.choice(["phase", "pending", "end", "current", "turn", "announce_window"])
-        state[key] = rng.choice(
-            {
-                "phase": ["take", "action", "over"],
-                "pending": [None],
-                "end": [
-                    None,
-                    {"reason": "closed", "closer": 0, "closing_tile": 0, "pe_tabla": False},
-                    {
-                        "reason": "max_turns",
-                        "closer": None,
-                        "closing_tile": None,
-                        "pe_tabla": False,
-                    },
-                ],
-                "current": [0, 1, 2, 3],
-                "turn": [1, 2, 3, 50],
-                "announce_window": [None, 0, 1],
-            }[key]
-        )
+        values_of: dict[str, list[Any]] = {
+            "phase": ["take", "action", "over"],
+            "pending": [None],
+            "end": [
+                None,
+                {"reason": "closed", "closer": 0, "closing_tile": 0, "pe_tabla": False},
+                {
+                    "reason": "max_turns",
+                    "closer": None,
+                    "closing_tile": None,
+                    "pe_tabla": False,
+                },
+            ],
+            "current": [0, 1, 2, 3],
+            "turn": [1, 2, 3, 50],
+            "announce_window": [None, 0, 1],
+        }
+        state[key] = rng.choice(values_of[key])
     elif how == "null":
         _set(data, path, None)
     elif how == "truncate_text":

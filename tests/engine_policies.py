@@ -22,6 +22,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TypedDict, Unpack
 
 from remi_rules import InvalidMeldError, analyze_meld, arrange_meld, ids_of, variants
 from remi_rules.engine import (
@@ -65,6 +66,15 @@ class _TurnMemory:
     steps: int = 0
     undos: int = 0
     plan: list[Step] = field(default_factory=list)
+
+
+class PolicyOptions(TypedDict, total=False):
+    """The keyword options of :class:`VariedPolicy`, as :func:`play_states` passes them on."""
+
+    random_rate: float
+    row_rate: float
+    declare_rate: float
+    avoid_known_bugs: bool
 
 
 class VariedPolicy:
@@ -222,7 +232,7 @@ class VariedPolicy:
         best = max(points(m) for m in melds)
         return rng.choice([m for m in melds if points(m) == best])
 
-    def _discard(self, state: GameState, discards: list[Step]) -> Step:
+    def _discard(self, state: GameState, discards: Sequence[Step]) -> Step:
         rng = self.rng
         if rng.random() < 0.2:
             return rng.choice(discards)
@@ -236,6 +246,7 @@ class VariedPolicy:
             if t.is_joker:
                 return 10
             acts = t.acts_as or t
+            assert acts.rank is not None  # not a joker: it has a rank
             near = 0
             for v in values:
                 a = v.acts_as
@@ -330,7 +341,7 @@ def play_states(
     *,
     failures: list[Disagreement] | None = None,
     max_steps: int = 3000,
-    **policy: float,
+    **policy: Unpack[PolicyOptions],
 ) -> Iterator[Reached]:
     """Play one round of ``preset`` with ``players`` seats, dealt by ``seed``, with a
     :class:`VariedPolicy` seeded by ``seed``; yield every state before each step (and

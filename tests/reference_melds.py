@@ -49,11 +49,14 @@ MAX_JOKERS = 2  # there are two jokers in the whole set (TILES-01)
 
 
 class MeldRules(Protocol):
-    """The three knobs a meld's validity depends on."""
+    """The three knobs a meld's validity depends on (read-only: a :class:`Ruleset` is frozen)."""
 
-    real_tiles_per_joker: int
-    jokers_may_be_adjacent: bool
-    ace_high_run: bool
+    @property
+    def real_tiles_per_joker(self) -> int: ...
+    @property
+    def jokers_may_be_adjacent(self) -> bool: ...
+    @property
+    def ace_high_run(self) -> bool: ...
 
 
 @dataclass(frozen=True)

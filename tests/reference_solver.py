@@ -210,7 +210,7 @@ class Reference:
         """Every complete split with its key, best first."""
         if objective not in self._ranked:
             s = self.splits
-            rows = []
+            rows: list[tuple[object, tuple[int, ...]]] = []
             for split in s.all:
                 placed = sum(s.sizes[n] for n in split)
                 value = sum(s.points[n] for n in split) if objective == "points" else placed

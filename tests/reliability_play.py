@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import attrs
 
@@ -105,7 +106,7 @@ def random_rules(rng: random.Random) -> Ruleset:
     infos = {info.name: info for info in knobs()}
     while True:
         base = variants.get(rng.choice(PRESETS))
-        changes: dict[str, object] = {}
+        changes: dict[str, Any] = {}
         for f in attrs.fields(attrs.resolve_types(Ruleset)):
             if rng.random() > 0.3:
                 continue
@@ -129,6 +130,11 @@ def random_rules(rng: random.Random) -> Ruleset:
             return attrs.evolve(base, **changes)
         except (InvalidRulesetError, TypeError, ValueError):
             continue
+
+
+def _always(rules: Ruleset) -> Callable[[int], Ruleset]:
+    """A ``rules_of`` for :func:`run_rounds` that gives ``rules`` whatever the seed."""
+    return lambda _seed: rules
 
 
 def check_save(game: Game) -> None:
@@ -240,8 +246,8 @@ def main() -> int:
     jobs: list[tuple[str, Callable[[int], Ruleset], int, bool]] = []
     for preset in PRESETS:
         rules = variants.get(preset)
-        jobs.append((f"{preset} every step", lambda _s, r=rules: r, every, True))
-        jobs.append((f"{preset} sampled", lambda _s, r=rules: r, sampled, False))
+        jobs.append((f"{preset} every step", _always(rules), every, True))
+        jobs.append((f"{preset} sampled", _always(rules), sampled, False))
     jobs.append(("house rules sampled", lambda s: random_rules(random.Random(s)), house, False))
     for label, rules_of, rounds, every_step in jobs:
         start = time.perf_counter()

@@ -34,6 +34,7 @@ from remi_rules.cli.notation import (
 from remi_rules.engine import (
     AnnounceAtu,
     AnnounceFewTiles,
+    Bot,
     Close,
     DeclarePeTabla,
     DemandRedeal,
@@ -116,7 +117,8 @@ class HintFollower(io.TextIOBase):
     def readable(self) -> bool:
         return True
 
-    def readline(self, size: int | None = -1) -> str:
+    # [override]: typeshed's TextIOBase inherits IOBase.readline (bytes) as well as str
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
         text = self.out.getvalue()
         new, self.seen = text[self.seen :], len(text)
         steps = re.findall(r"^  \d+\) (.*)$", new, flags=re.MULTILINE)
@@ -647,7 +649,7 @@ def test_notation_round_trips_every_legal_step() -> None:
     checked = 0
     for seed in (1, 2, 5):
         game = Game.new(variants.get("online"), 3, seed=seed)
-        bots = [GreedyBot(), RandomBot(seed=1), GreedyBot()]
+        bots: list[Bot] = [GreedyBot(), RandomBot(seed=1), GreedyBot()]
         for _ in range(60):
             if game.over:
                 break
@@ -774,7 +776,7 @@ def test_play_hint_after_the_discard_suggests_the_announcement(
     (ANNOUNCE-02) with the penalty it avoids (ANNOUNCE-03)."""
 
     class SkipsAnnouncements(HintFollower):
-        def readline(self, size: int | None = -1) -> str:
+        def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
             line = super().readline(size)
             if line == "announce\n" and self.typed[-2:-1] != ["hint"]:
                 self.typed.pop()
@@ -883,7 +885,7 @@ def test_play_undo_takes_a_meld_back(monkeypatch: pytest.MonkeyPatch) -> None:
     class UndoFirstMeld(HintFollower):
         undone = False
 
-        def readline(self, size: int | None = -1) -> str:
+        def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
             line = super().readline(size)
             if line.startswith("meld ") and not self.undone:
                 self.undone = True

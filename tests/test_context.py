@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import inspect
 import random
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 import pytest
@@ -33,14 +35,14 @@ def test_a_context_is_checked_when_made() -> None:
     with pytest.raises(TypeError, match="rules must be a Ruleset"):
         TurnContext("clasic", opened_before_this_turn=True, turn_number=2)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="jokers"):
-        TurnContext(CLASIC, opened_before_this_turn=True, turn_number=2, jokers=(1, 2))  # type: ignore[arg-type]
+        TurnContext(CLASIC, opened_before_this_turn=True, turn_number=2, jokers=(1, 2))
     ctx = TurnContext(CLASIC, opened_before_this_turn=False, turn_number=3, opened_this_turn=True)
     assert ctx.opened and not ctx.pe_tabla
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         ctx.turn_number = 4  # type: ignore[misc]
 
 
-FLAGS = [
+FLAGS: list[dict[str, Any]] = [
     {"opened_before_this_turn": o, "turn_number": n, "declared_pe_tabla": d, "closing_turn": c}
     for o in (False, True)
     for n in (1, 2, 5)
@@ -55,18 +57,18 @@ def test_the_take_rules_answer_the_same_with_a_context(preset: str) -> None:
     row = _ids("2N 4G 9R 2A 13N 6G")
     rack = _ids("9N 9A 1R 2R 3R 4N")
     for flags in FLAGS:
-        ctx = TurnContext(rules, **flags)  # type: ignore[arg-type]
+        ctx = TurnContext(rules, **flags)
         for size in (2, 3, 6):
             assert rupere.take_options(row, size, ctx) == rupere.take_options(
                 row, size, rules, **flags
             )
         for index in range(len(row)):
-            got = [rupere.can_take(row, index, 6, ctx, rack=rack)]
-            want = [rupere.can_take(row, index, 6, rules, rack=rack, **flags)]
+            got: list[object] = [rupere.can_take(row, index, 6, ctx, rack=rack)]
+            want: list[object] = [rupere.can_take(row, index, 6, rules, rack=rack, **flags)]
             for form in (ctx, rules):
-                extra = {} if form is ctx else flags
+                extra: dict[str, Any] = {} if form is ctx else flags
                 try:
-                    rupere.verify_take(row, index, 6, form, rack=rack, **extra)  # type: ignore[arg-type]
+                    rupere.verify_take(row, index, 6, form, rack=rack, **extra)
                 except InvalidTakeError as err:
                     (got if form is ctx else want).append((err.code, dict(err.details)))
             assert got == want
@@ -97,7 +99,7 @@ def test_a_context_and_flags_together_are_refused() -> None:
 
 
 def test_the_bool_forms_are_made_from_the_verify_forms() -> None:
-    pairs = [
+    pairs: list[tuple[Callable[..., bool], Callable[..., object]]] = [
         (rupere.can_take, rupere.verify_take),
         (rupere.can_take_atu, rupere.verify_take_atu),
         (rupere.obligation_met, rupere.verify_obligation),

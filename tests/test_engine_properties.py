@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -349,7 +350,9 @@ class EngineMachine(RuleBasedStateMachine):
             return
         legal = self.game.legal_steps()
         table = [s for s in legal if isinstance(s, MeldTiles | LayOff | SwapJoker)]
-        pool = table if table and data.draw(st.booleans(), label="prefer table") else legal
+        pool: Sequence[Step] = legal
+        if len(table) > 0 and data.draw(st.booleans(), label="prefer table"):
+            pool = table
         index = data.draw(st.integers(0, len(pool) - 1), label="index")
         self._apply(pool[index])
 

@@ -9,7 +9,7 @@ import pytest
 
 from remi_rules import variants
 from remi_rules.bots import GreedyBot, RandomBot
-from remi_rules.engine import Game, GameState, SeatState, TurnState
+from remi_rules.engine import Bot, Game, GameState, SeatState, TurnState
 from remi_rules.engine.state import evolve
 
 
@@ -22,7 +22,7 @@ def test_the_state_classes_stay_plain(cls: type) -> None:
 
 def test_evolve_is_attrs_evolve() -> None:
     game = Game.new(variants.get("clasic"), 3, seed=4)
-    bots = [GreedyBot(), RandomBot(1), RandomBot(2)]
+    bots: list[Bot] = [GreedyBot(), RandomBot(1), RandomBot(2)]
     for _ in range(40):
         state = game.state
         assert evolve(state, turn=state.turn + 1) == attrs.evolve(state, turn=state.turn + 1)

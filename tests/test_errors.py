@@ -132,7 +132,8 @@ def test_every_code_enum_is_exported() -> None:
 
 
 def test_every_error_class_is_exported() -> None:
-    for cls in (RemiError, *ERROR_CLASSES):
+    classes: tuple[type[RemiError], ...] = (RemiError, *ERROR_CLASSES)
+    for cls in classes:
         assert cls.__name__ in remi_rules.__all__
         assert getattr(remi_rules, cls.__name__) is cls
 
@@ -306,7 +307,8 @@ def _raised(fn: Any) -> RemiError:
             lambda: attrs.evolve(variants.get("clasic"), closing_bonus=-1), id="ruleset-range"
         ),
         pytest.param(
-            lambda: attrs.evolve(variants.get("clasic"), closing_bonus="1"), id="ruleset-type"
+            lambda: attrs.evolve(variants.get("clasic"), closing_bonus="1"),  # type: ignore[arg-type]
+            id="ruleset-type",
         ),
     ],
 )

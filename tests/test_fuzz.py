@@ -82,8 +82,10 @@ def test_the_fuzzer_is_deterministic_and_a_case_reruns_alone() -> None:
 
 
 def test_an_other_exception_is_counted_with_a_repro(monkeypatch: pytest.MonkeyPatch) -> None:
+    empty: dict[str, object] = {}
+
     def broken(_rng: Any) -> Any:
-        return fuzz.Case("boom", lambda: {}["missing"], lambda: "{}['missing']")
+        return fuzz.Case("boom", lambda: empty["missing"], lambda: "{}['missing']")
 
     monkeypatch.setitem(fuzz.SURFACES, "boom", broken)
     tally = fuzz.run_surface("boom", 3, seed=0)

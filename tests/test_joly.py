@@ -61,7 +61,7 @@ class Game(TableBuilder):
         return None
 
 
-def flip(rules: Ruleset, **changes: object) -> Ruleset:
+def flip(rules: Ruleset, **changes: Any) -> Ruleset:
     return attrs.evolve(rules, **changes)
 
 

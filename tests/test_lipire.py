@@ -4,6 +4,8 @@ knob.  Tiles are physical ids: ``id = 8*(rank-1) + 2*colour + copy``; jokers 104
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 import pytest
 from table_builder import FULL, TableBuilder
@@ -44,11 +46,11 @@ A, B, C = 0, 1, 2
 class Game(TableBuilder):
     """The shared table builder, plus the refusal of a lay-off."""
 
-    def code(self, index: int, text: str, seat: int, **kw: object) -> LayoffErrorCode | None:
+    def code(self, index: int, text: str, seat: int, **kw: Any) -> LayoffErrorCode | None:
         """The refusal of laying a fresh copy of ``text`` (None if allowed); nothing changes."""
         tile_id = self.free_id(text)
         try:
-            verify_lay_off(self.table, index, tile_id, seat, self.rules, **{**FULL, **kw})  # type: ignore[arg-type]
+            verify_lay_off(self.table, index, tile_id, seat, self.rules, **{**FULL, **kw})
         except InvalidLayoffError as err:
             assert err.message("ro") != err.message("en")
             return err.code
@@ -58,7 +60,7 @@ class Game(TableBuilder):
         return self.text(index)
 
 
-def flip(rules: Ruleset, **changes: object) -> Ruleset:
+def flip(rules: Ruleset, **changes: Any) -> Ruleset:
     return attrs.evolve(rules, **changes)
 
 
@@ -88,7 +90,7 @@ def test_EX_22_layoff_credit_bookkeeping(preset: str) -> None:
     assert sum(v for v, seat in zip(values, meld.credited, strict=True) if seat == A) == 15
     # the logical meld keeps its true ends: it still accepts 5R and 11R
     assert g.code(run, "5R", B) is None and g.code(run, "11R", B) is None
-    opts = layoff_options(g.table, ids_of(Tile.parse("5R"))[0], B, g.rules, **FULL)  # type: ignore[arg-type]
+    opts = layoff_options(g.table, ids_of(Tile.parse("5R"))[0], B, g.rules, **FULL)
     assert opts == (LayoffOption(run, End.LOW),)
     assert g.code(run, "12R", B) is E.NOT_FITTING
 
@@ -119,7 +121,7 @@ def test_EX_26_reused_joker_in_a_3_tile_set_blocks_layoffs(preset: str) -> None:
     g = Game(variants.get(preset))
     run = g.meld(A, "11N J 13N")
     twelve = g.id("12N")
-    g.table = swap(g.table, run, 104, twelve, C, g.rules, **FULL)  # type: ignore[arg-type]
+    g.table = swap(g.table, run, 104, twelve, C, g.rules, **FULL)
     assert g.table.joker(104).state(g.rules) is JokerState.REUSED
     ids = [g.id("2G"), g.id("2A"), 104]
     g.table, s = g.table.add_meld(C, ids, g.rules)
@@ -133,7 +135,7 @@ def test_EX_26_reused_joker_in_a_3_tile_set_blocks_layoffs(preset: str) -> None:
 def test_EX_26_online_the_turned_joker_is_not_even_a_meld() -> None:
     g = Game(ONLINE)
     run = g.meld(A, "11N J 13N")
-    g.table = swap(g.table, run, 104, g.id("12N"), C, ONLINE, **FULL)  # type: ignore[arg-type]
+    g.table = swap(g.table, run, 104, g.id("12N"), C, ONLINE, **FULL)
     assert str(g.table.tile(104)) == "J(=12N)"
     with pytest.raises(InvalidMeldError) as err:
         g.table.add_meld(C, [g.id("2G"), g.id("2A"), 104], ONLINE)
@@ -146,7 +148,7 @@ def test_EX_26_online_the_turned_joker_is_not_even_a_meld() -> None:
 def test_EX_27_aces_with_reused_versus_first_use_joker() -> None:
     g = Game(CLASIC)
     run = g.meld(A, "11A J 13A")
-    g.table = swap(g.table, run, 104, g.id("12A"), B, CLASIC, **FULL)  # type: ignore[arg-type]
+    g.table = swap(g.table, run, 104, g.id("12A"), B, CLASIC, **FULL)
     g.table, aces = g.table.add_meld(B, [g.id("1R"), g.id("1G"), 104], CLASIC)
     for ace in ("1A", "1N"):
         assert g.code(aces, ace, C) is E.REUSED_JOKER_SET
@@ -158,7 +160,7 @@ def test_EX_27_aces_with_reused_versus_first_use_joker() -> None:
     assert g2.meld_text(fresh) == "1R 1G 1A J"
     assert g2.code(fresh, "1N", B) is E.IS_SWAP
     one_n = ids_of(Tile.parse("1N"))[0]
-    opts = layoff_options(g2.table, one_n, B, CLASIC, **FULL)  # type: ignore[arg-type]
+    opts = layoff_options(g2.table, one_n, B, CLASIC, **FULL)
     assert opts == (LayoffOption(fresh, End.SWAP, 104),)
 
 
@@ -166,7 +168,7 @@ def test_EX_27_aces_with_reused_versus_first_use_joker() -> None:
 def test_EX_27_online_the_aces_meld_is_impossible() -> None:
     g = Game(ONLINE)
     run = g.meld(A, "11A J 13A")
-    g.table = swap(g.table, run, 104, g.id("12A"), B, ONLINE, **FULL)  # type: ignore[arg-type]
+    g.table = swap(g.table, run, 104, g.id("12A"), B, ONLINE, **FULL)
     with pytest.raises(InvalidMeldError):
         g.table.add_meld(B, [g.id("1R"), g.id("1G"), 104], ONLINE)
 
@@ -202,9 +204,9 @@ def test_EX_46_laying_jokers_as_the_last_tiles() -> None:
     # clasic: P's swapped (reused) joker laid on Q's aces as 1N: allowed, credit 50
     g = Game(CLASIC)
     donor = g.meld(C, "5R J 7R")
-    g.table = swap(g.table, donor, 104, g.id("6R"), A, CLASIC, **FULL)  # type: ignore[arg-type]
+    g.table = swap(g.table, donor, 104, g.id("6R"), A, CLASIC, **FULL)
     aces = g.meld(B, "1R 1G 1A")
-    g.table = lay_off(g.table, aces, 104, A, CLASIC, **FULL)  # type: ignore[arg-type]
+    g.table = lay_off(g.table, aces, 104, A, CLASIC, **FULL)
     assert layoff_credit(g.table, aces, 104, CLASIC) == 50
     # rummy45: only on his own melds
     g = Game(RUMMY45)
@@ -215,14 +217,14 @@ def test_EX_46_laying_jokers_as_the_last_tiles() -> None:
     # online: the fixed J(=6R) fits only where a 6R would; the fresh joker goes on the aces
     g = Game(ONLINE)
     donor = g.meld(C, "5R J 7R")
-    g.table = swap(g.table, donor, 104, g.id("6R"), A, ONLINE, **FULL)  # type: ignore[arg-type]
+    g.table = swap(g.table, donor, 104, g.id("6R"), A, ONLINE, **FULL)
     aces = g.meld(B, "1R 1G 1A")
     run = g.meld(B, "3R 4R 5R")
-    assert not can_lay_off(g.table, aces, 104, A, ONLINE, **FULL)  # type: ignore[arg-type]
-    assert can_lay_off(g.table, aces, 105, A, ONLINE, **FULL)  # type: ignore[arg-type]
-    opts = layoff_options(g.table, 104, A, ONLINE, **FULL)  # type: ignore[arg-type]
+    assert not can_lay_off(g.table, aces, 104, A, ONLINE, **FULL)
+    assert can_lay_off(g.table, aces, 105, A, ONLINE, **FULL)
+    opts = layoff_options(g.table, 104, A, ONLINE, **FULL)
     assert opts == (LayoffOption(run, End.HIGH),)
-    after = lay_off(g.table, run, 104, A, ONLINE, **FULL)  # type: ignore[arg-type]
+    after = lay_off(g.table, run, 104, A, ONLINE, **FULL)
     assert str(after.melds[run].meld) == "3R 4R 5R J(=6R)"
     assert layoff_credit(after, run, 104, ONLINE) == 5
 
@@ -331,11 +333,9 @@ def test_LIPI_08_laying_the_tile_a_joker_stands_for_is_a_swap(preset: str) -> No
     assert g.code(run, "8R", A) is E.IS_SWAP
     eight = ids_of(Tile.parse("8R"))[0]
     with pytest.raises(InvalidLayoffError) as err:
-        verify_lay_off(g.table, run, eight, A, g.rules, **FULL)  # type: ignore[arg-type]
+        verify_lay_off(g.table, run, eight, A, g.rules, **FULL)
     assert err.value.details["joker_id"] == 104
-    assert layoff_options(g.table, eight, A, g.rules, **FULL) == (  # type: ignore[arg-type]
-        LayoffOption(run, End.SWAP, 104),
-    )
+    assert layoff_options(g.table, eight, A, g.rules, **FULL) == (LayoffOption(run, End.SWAP, 104),)
     assert layoff_options(g.table, eight, A, g.rules, opened=False, opened_this_turn=False) == ()
 
 
@@ -358,7 +358,7 @@ def test_refusals_for_bad_input() -> None:
     on_table = g.table.melds[run].ids[0]
     assert g.code(5, "8A", A) is E.BAD_MELD_INDEX
     with pytest.raises(InvalidLayoffError) as err:
-        verify_lay_off(g.table, run, on_table, A, CLASIC, **FULL)  # type: ignore[arg-type]
+        verify_lay_off(g.table, run, on_table, A, CLASIC, **FULL)
     assert err.value.code is E.TILE_ON_TABLE
     with pytest.raises(TypeError):
         verify_lay_off(g.table, run, 0, A, "clasic", **FULL)  # type: ignore[arg-type]
@@ -369,7 +369,7 @@ def test_lay_off_returns_a_new_table() -> None:
     g = Game(CLASIC)
     run = g.meld(B, "5A 6A 7A")
     before = g.table
-    after = lay_off(before, run, g.id("8A"), A, CLASIC, **FULL)  # type: ignore[arg-type]
+    after = lay_off(before, run, g.id("8A"), A, CLASIC, **FULL)
     assert after is not before and len(before.melds[run].ids) == 3
     assert str(analyze_meld("5A 6A 7A 8A", CLASIC)) == str(after.melds[run].meld)
 
@@ -394,7 +394,7 @@ def test_flip_layoff_on_3set_with_reused_joker() -> None:
         rules = flip(CLASIC, layoff_on_3set_with_reused_joker=value)
         g = Game(rules)
         run = g.meld(A, "11N J 13N")
-        g.table = swap(g.table, run, 104, g.id("12N"), C, rules, **FULL)  # type: ignore[arg-type]
+        g.table = swap(g.table, run, 104, g.id("12N"), C, rules, **FULL)
         g.table, s = g.table.add_meld(C, [g.id("2G"), g.id("2A"), 104], rules)
         assert g.code(s, "2R", B) is want
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import pickle
+from typing import Any
 
 import attrs
 import pytest
@@ -32,7 +33,7 @@ COLOURS = (Color.ROSU, Color.GALBEN, Color.ALBASTRU, Color.NEGRU)
 E = MeldErrorCode
 
 
-def rules_of(preset: str, **overrides: object) -> Ruleset:
+def rules_of(preset: str, **overrides: Any) -> Ruleset:
     return attrs.evolve(variants.get(preset), **overrides)
 
 
@@ -114,7 +115,7 @@ def test_EX_02_sets(preset: str) -> None:
 
 
 # EX-03: the outcome per preset: points (valid) or the code of the refusal.
-EX_03 = {
+EX_03: dict[str, tuple[dict[str, int | MeldErrorCode], list[str] | None]] = {
     # tiles: ({preset: outcome}, what the jokers stand for when valid)
     "5R J 7R": ({"clasic": 15, "online": 15, "rummy45": 15}, ["6R"]),
     "J J 7R": (dict.fromkeys(PRESETS, E.TOO_MANY_JOKERS), None),
@@ -177,6 +178,7 @@ def test_MELD_01_a_run_is_three_or_more_consecutive_tiles_of_one_colour(preset: 
             if high - low < 2:
                 continue
             m = meld(run_text(low, high, colour), rules)
+            assert m.color is not None
             assert (m.kind, m.low, m.high, m.color.value) == (MeldKind.SUITA, low, high, colour)
     assert refusal("7R 8R", rules).code is E.TOO_SHORT
     assert refusal("7R", rules).code is E.TOO_SHORT
@@ -472,7 +474,9 @@ def test_every_meld_error_code_is_produced_by_some_input() -> None:
 @pytest.mark.parametrize(
     ("text", "changes", "code", "details"), PRODUCE, ids=[p[2].name for p in PRODUCE]
 )
-def test_meld_error_code(text: str, changes: dict[str, object], code: E, details: dict) -> None:
+def test_meld_error_code(
+    text: str, changes: dict[str, object], code: E, details: dict[str, object]
+) -> None:
     err = refusal(text, rules_of("clasic", **changes))
     assert err.code is code
     assert err.details["tiles"] == parse_tiles(text)

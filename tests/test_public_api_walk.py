@@ -296,7 +296,11 @@ def _calls(fn: Any) -> Iterator[tuple[str, Callable[[], Any]]]:
         yield "()", fn
         return
     for h in HOSTILE:
-        yield f"all={_hostile_name(h)}", lambda h=h: fn(*[h] * len(params))
+
+        def every(h: Any = h) -> Any:
+            return fn(*[h] * len(params))
+
+        yield f"all={_hostile_name(h)}", every
     factories = [_valid_for(fn, p) for p in params]
     for i, param in enumerate(params):
         others = [f for j, f in enumerate(factories) if j != i]

@@ -101,7 +101,7 @@ def test_no_turn_cap_with_a_reshuffled_stock_is_refused() -> None:
 def test_a_rack_cap_the_first_discards_cannot_meet_is_refused(
     hands: tuple[int, int], cap: int, refused: bool
 ) -> None:
-    change = {"hand_sizes": hands, "max_rack_after_turn": cap}
+    change: dict[str, Any] = {"hand_sizes": hands, "max_rack_after_turn": cap}
     if not refused:
         assert attrs.evolve(CLASIC, **change).max_rack_after_turn == cap
         return
@@ -255,7 +255,7 @@ def accepted_rulesets(draw: st.DrawFn) -> Ruleset:
     """A preset with each knob, with probability 1/2, drawn anew within its range;
     the combinations the validator refuses are skipped."""
     base = draw(st.sampled_from(PRESETS))
-    changes = {}
+    changes: dict[str, Any] = {}
     for name in KNOB_NAMES:
         if draw(st.booleans()):
             changes[name] = draw(_knob_value(name))

@@ -57,7 +57,7 @@ from remi_rules.engine import (
     Undo,
 )
 from remi_rules.errors import InvalidStateError, StateErrorCode
-from remi_rules.serde import games as serde_games
+from remi_rules.serde import _forms as serde_forms
 
 S = StateErrorCode
 WIDE = os.environ.get("REMI_WIDE") == "1"
@@ -255,7 +255,7 @@ def _refusal_time(load: Callable[[Any], Any], arg: Any) -> tuple[float, InvalidS
     return best, err
 
 
-_PATHOLOGICAL = {
+_PATHOLOGICAL: dict[str, Callable[[int], str]] = {
     "escaped quotes": lambda n: '"' + '\\"' * (n // 2),
     "quotes": lambda n: '"' * n,
     "backslashes": lambda n: "\\" * n,
@@ -311,7 +311,7 @@ def test_data_larger_than_the_bound_is_refused_without_walking_it_all(game: Game
 
 
 def test_the_bound_is_the_documented_formula() -> None:
-    g = serde_games
+    g = serde_forms
     s = max(g._widest(kind) for kind in g._STEP.kinds)
     one = max(g._widest("lay_off"), g._widest("swap_joker"))
     u = g.MAX_UNDOS_PER_TURN
@@ -328,7 +328,7 @@ def test_every_step_and_outcome_is_within_the_widest(game: Game) -> None:
         played = _played(preset, 2 + seed % 3, seed, steps=250)
         data = serde.dump_record(played)
         for step in data["steps"]:
-            assert len(json.dumps(step, sort_keys=True)) + 2 <= serde_games._widest(step["kind"])
+            assert len(json.dumps(step, sort_keys=True)) + 2 <= serde_forms._widest(step["kind"])
         rest = serde.dump_game(played)
         rest["record"]["steps"] = rest["record"]["chance"] = []
         assert len(json.dumps(rest, sort_keys=True, ensure_ascii=False)) < 65_536 // 2
@@ -355,12 +355,12 @@ def _long_round(turns: int, undos: int) -> Game:
 
 
 def test_a_longest_round_fits_the_bound() -> None:
-    u = serde_games.MAX_UNDOS_PER_TURN
+    u = serde_forms.MAX_UNDOS_PER_TURN
     turns = serde.MAX_SAVED_TURNS if WIDE else 100
     game = _long_round(turns, u)
     assert game.state.turn == turns and game.record().chance  # reshuffles
     text = serde.dumps_game(game)
-    assert len(text.encode()) <= serde_games._document_bound(turns)
+    assert len(text.encode()) <= serde_forms._document_bound(turns)
     assert serde.loads_game(text).state == game.state
 
 
@@ -390,7 +390,8 @@ def test_a_joker_laid_off_swapped_back_and_laid_off_again_saves(preset: str) -> 
         with pytest.raises(InvalidStateError) as info:
             serde.load_game(bad)
         assert info.value.code is S.BAD_VALUE
-        assert info.value.details["path"].startswith(f"state.pending.{key}")
+        path = info.value.details["path"]
+        assert isinstance(path, str) and path.startswith(f"state.pending.{key}")
 
 
 @pytest.mark.parametrize("preset", PRESETS)

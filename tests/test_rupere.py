@@ -5,6 +5,7 @@ EX-41, EX-42 under every preset each names, and a flip test for every rupere kno
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import attrs
 import pytest
@@ -80,8 +81,8 @@ def refusal(fn: object, *args: object, **kwargs: object) -> TakeErrorCode | None
     return None
 
 
-def evolve(rules: Ruleset, **changes: object) -> Ruleset:
-    return attrs.evolve(rules, **changes)  # type: ignore[arg-type]
+def evolve(rules: Ruleset, **changes: Any) -> Ruleset:
+    return attrs.evolve(rules, **changes)
 
 
 # -- EX-14 … EX-21 ---------------------------------------------------------------------------
@@ -114,7 +115,7 @@ def _ex15(rules: Ruleset, other: str) -> tuple[list[int], list[int], int]:
 def test_EX_15_opening_with_the_last_discard(preset: str) -> None:
     rules = variants.get(preset)
     row, rack, picked = _ex15(rules, "12G 12A 12N")
-    kw = {"opened_before_this_turn": False, "turn_number": 2}
+    kw: dict[str, Any] = {"opened_before_this_turn": False, "turn_number": 2}
     assert take_options(row, len(rack), rules, **kw) == (2,)
     verify_take(row, 2, len(rack), rules, rack=rack, **kw)
     assert can_open_with(picked, rack, rules)
@@ -130,7 +131,7 @@ def test_EX_15_opening_with_the_last_discard(preset: str) -> None:
 def test_EX_15_variant_nine_set_is_below_45_and_the_take_is_illegal(preset: str) -> None:
     rules = variants.get(preset)
     row, rack, picked = _ex15(rules, "9G 9A 9N")
-    kw = {"opened_before_this_turn": False, "turn_number": 2}
+    kw: dict[str, Any] = {"opened_before_this_turn": False, "turn_number": 2}
     assert can_justify(picked, rack, rules)  # the meld exists, the opening does not
     assert not can_open_with(picked, rack, rules)
     assert refusal(verify_take, row, 2, len(rack), rules, rack=rack, **kw) is E.CANNOT_OPEN
@@ -147,7 +148,7 @@ def test_EX_16_last_discard_only_for_a_layoff_is_refused(preset: str) -> None:
     row = deal("2R 5G 9N")
     deal("6N 7N 8N")  # Q's run on the table
     rack = deal("2G 5A 13R 4G")
-    kw = {"opened_before_this_turn": True, "turn_number": 4}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 4}
     assert take_options(row, len(rack), rules, **kw) == (1, 2)
     assert refusal(verify_take, row, 2, len(rack), rules, rack=rack, **kw) is E.CANNOT_JUSTIFY
     obligation = take(row, 2, rack).obligation
@@ -164,7 +165,7 @@ def test_EX_16_last_discard_for_a_new_meld_is_valid(preset: str) -> None:
     deal = Deal()
     row = deal("2R 5G 9N")
     rack = deal("10N 11N 2G 5A")
-    kw = {"opened_before_this_turn": True, "turn_number": 4}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 4}
     verify_take(row, 2, len(rack), rules, rack=rack, **kw)
     assert [names(m) for m in justifying_melds(row[2], rack, rules)] == ["9N 10N 11N"]
     obligation = take(row, 2, rack).obligation
@@ -180,7 +181,7 @@ def test_EX_17_take_with_a_tile_and_a_joker(preset: str) -> None:
     deal = Deal()
     row = deal("3A 11G 7R")
     rack = deal("6R J 2A 13G")
-    kw = {"opened_before_this_turn": True, "turn_number": 3}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 3}
     verify_take(row, 2, len(rack), rules, rack=rack, **kw)
     found = {names(m) for m in justifying_melds(row[2], rack, rules)}
     assert "6R 7R J" in found
@@ -202,7 +203,7 @@ def test_EX_18a_rupere_at_an_older_tile(preset: str) -> None:
     deal = Deal()
     row = deal(EX18_ROW)
     rack = deal("9G 9A 1R 5N 7N 8N")
-    kw = {"opened_before_this_turn": True, "turn_number": 5}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 5}
     assert take_options(row, 6, rules, **kw) == (1, 2, 3, 4, 5)
     verify_take(row, 2, 6, rules, rack=rack, **kw)
     result = take(row, 2, rack)
@@ -225,7 +226,7 @@ def test_EX_18b_three_tiles() -> None:
     deal = Deal()
     row = deal(EX18_ROW)
     rack = deal("9G 9A 5N")
-    kw = {"opened_before_this_turn": True, "turn_number": 5}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 5}
     # clasic: with 3 tiles only 6G, the last discard, may be taken.
     assert take_options(row, 3, CLASIC, **kw) == (5,)
     assert refusal(verify_take, row, 2, 3, CLASIC, rack=rack, **kw) is E.RUPERE_RACK_TOO_SMALL
@@ -248,7 +249,7 @@ def test_EX_18c_unopened_player_cannot_break_at_an_older_tile(preset: str) -> No
     deal = Deal()
     row = deal(EX18_ROW)
     rack = deal("9G 9A 1R 5N 7N 8N")
-    kw = {"opened_before_this_turn": False, "turn_number": 5}
+    kw: dict[str, Any] = {"opened_before_this_turn": False, "turn_number": 5}
     assert refusal(verify_take, row, 2, 6, rules, **kw) is E.RUPERE_UNOPENED
     assert 2 not in take_options(row, 6, rules, **kw)
     assert not can_take(row, 2, 6, rules, rack=rack, **kw)
@@ -260,7 +261,7 @@ def test_EX_18c_unopened_player_cannot_break_at_an_older_tile(preset: str) -> No
 def test_EX_18d_breaking_at_the_dead_first_discard(preset: str) -> None:
     rules = variants.get(preset)
     row = Deal()(EX18_ROW)
-    kw = {"opened_before_this_turn": True, "turn_number": 5}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 5}
     assert refusal(verify_take, row, 0, 6, rules, **kw) is E.DEAD_FIRST_DISCARD
     assert 0 not in take_options(row, 14, rules, **kw)
     # the dead discard is also dead when it is the only tile (the last discard)
@@ -275,7 +276,7 @@ def test_EX_19_two_tiles_left(preset: str) -> None:
     rules = variants.get(preset)
     deal = Deal()
     row = deal("2N 3G 6R")
-    kw = {"opened_before_this_turn": True, "turn_number": 8}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 8}
     rack = deal("5R 9G")
     # the last discard never; an older tile only in online (no rack minimum, OQ-23)
     assert take_options(row, 2, rules, **kw) == ((1,) if rules is ONLINE else ())
@@ -299,7 +300,7 @@ def test_EX_20_three_tiles_and_the_last_discard(preset: str) -> None:
     deal = Deal()
     row = deal("3G 11A 6R")
     rack = deal("5R 7R 2N")
-    kw = {"opened_before_this_turn": True, "turn_number": 8}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 8}
     assert 2 in take_options(row, 3, rules, **kw)
     verify_take(row, 2, 3, rules, rack=rack, **kw)
     result = take(row, 2, rack)
@@ -314,7 +315,7 @@ def test_EX_20_older_tile_variant_per_preset() -> None:
     deal = Deal()
     row = deal("3G 6R 11A")  # 6R is now an older tile
     rack = deal("5R 7R 2N")
-    kw = {"opened_before_this_turn": True, "turn_number": 8}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 8}
     assert refusal(verify_take, row, 1, 3, CLASIC, rack=rack, **kw) is E.RUPERE_RACK_TOO_SMALL
     for rules in (RUMMY45, ONLINE):
         verify_take(row, 1, 3, rules, rack=rack, **kw)
@@ -331,7 +332,7 @@ def test_EX_21_discard_meant_for_a_swapped_joker_is_refused(preset: str) -> None
     row = deal("2G 5A 11R")
     rack = deal("13R 13N 4A")
     joker = deal.one("J")  # Q's 11N 12N J, swapped out later by 13N
-    kw = {"opened_before_this_turn": True, "turn_number": 9}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 9}
     assert take_options(row, 3, rules, **kw) == ((2,) if rules is CLASIC else (1, 2))
     assert refusal(verify_take, row, 2, 3, rules, rack=rack, **kw) is E.CANNOT_JUSTIFY
     assert not can_justify(row[2], rack, rules, acquired_later=[joker])
@@ -354,7 +355,7 @@ def test_EX_41_pe_tabla_declarer_takes_only_in_his_closing_turn() -> None:
     deal = Deal()
     row = deal("2N 13A 4R")
     rack = deal(EX41_RACK)
-    kw = {"opened_before_this_turn": False, "declared_pe_tabla": True}
+    kw: dict[str, Any] = {"opened_before_this_turn": False, "declared_pe_tabla": True}
     for turn in (2, 3, 4):
         assert take_options(row, 14, CLASIC, turn_number=turn, **kw) == ()
         assert refusal(verify_take, row, 2, 14, CLASIC, turn_number=turn, **kw) is (
@@ -392,7 +393,7 @@ def test_EX_32_taking_the_atu_needs_a_closing_tile(preset: str) -> None:
     deal = Deal()
     atu = deal.one("6N")
     rack = deal("8R 8G 8A 4N 5N")
-    kw = {"opened_before_this_turn": True, "turn_number": 6, "closing_turn": True}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 6, "closing_turn": True}
     verify_take_atu(rules, **kw)  # the rights are there ...
     assert refusal(verify_take_atu, rules, atu=atu, rack=rack, **kw) is E.CANNOT_CLOSE
     rack6 = [*rack, deal.one("2G")]
@@ -408,7 +409,7 @@ def test_EX_32_taking_the_atu_needs_a_closing_tile(preset: str) -> None:
 @pytest.mark.rule("ATU-06")
 def test_EX_32_online_atu_is_never_taken() -> None:
     deal = Deal()
-    kw = {"opened_before_this_turn": True, "turn_number": 6, "closing_turn": True}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 6, "closing_turn": True}
     assert refusal(verify_take_atu, ONLINE, **kw) is E.ATU_NEVER
     assert not can_take_atu(ONLINE, atu=deal.one("6N"), rack=deal("8R 8G 8A 4N 5N 2G"), **kw)
 
@@ -422,7 +423,7 @@ def test_EX_33_atu_then_layoffs_then_close(preset: str) -> None:
     atu = deal.one("10G")
     rack = deal("11G 12G 13G 5N 9A")
     layable = [rack[2], rack[3]]  # 13G on Q's 13s, 5N on R's 6N 7N 8N
-    kw = {"opened_before_this_turn": True, "turn_number": 7}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 7}
     verify_take_atu(rules, closing_turn=True, atu=atu, rack=rack, layable=layable, **kw)
     assert can_close_with(atu, rack, rules, layable=layable)
     meld = [atu, rack[0], rack[1]]
@@ -445,7 +446,11 @@ def test_EX_42_atu_in_a_pe_tabla_closing() -> None:
     deal = Deal()
     atu = deal.one("4R")
     rack = deal(EX41_RACK)
-    pe = {"opened_before_this_turn": False, "declared_pe_tabla": True, "turn_number": 5}
+    pe: dict[str, Any] = {
+        "opened_before_this_turn": False,
+        "declared_pe_tabla": True,
+        "turn_number": 5,
+    }
     verify_take_atu(CLASIC, closing_turn=True, atu=atu, rack=rack, **pe)
     assert refusal(verify_take_atu, CLASIC, closing_turn=False, **pe) is E.ATU_NOT_CLOSING_TURN
     # OQ-40: outside a pe-tablă closing, only full rights
@@ -478,7 +483,7 @@ def test_take_options_agree_with_verify_take(preset: str) -> None:
     for rack, opened, turn, declared, closing, starts in itertools.product(
         range(6), (False, True), (1, 2, 5), (False, True), (False, True), (False, True)
     ):
-        kw = {
+        kw: dict[str, Any] = {
             "opened_before_this_turn": opened,
             "turn_number": turn,
             "declared_pe_tabla": declared,
@@ -495,12 +500,12 @@ def test_take_refuses_an_index_outside_the_row() -> None:
     assert refusal(take, row, 2, rack) is E.INDEX_OUT_OF_RANGE
     assert refusal(take, [], 0, rack) is E.EMPTY_ROW
     assert refusal(take, row, 0, [row[1]]) is E.DUPLICATE_TILE
-    kw = {"opened_before_this_turn": True, "turn_number": 3}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 3}
     assert refusal(verify_take, row, -1, 5, CLASIC, **kw) is E.INDEX_OUT_OF_RANGE
 
 
 def test_bad_arguments_are_type_errors() -> None:
-    kw = {"opened_before_this_turn": True, "turn_number": 3}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 3}
     with pytest.raises(TypeError):
         take_options([1, 2], 5, "clasic", **kw)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
@@ -548,7 +553,7 @@ def test_obligation_meld_must_be_valid_and_hold_the_picked_tile() -> None:
 @pytest.mark.rule("OPEN-06")
 def test_flip_take_last_discard_before_opening() -> None:
     row, rack, _ = _ex15(CLASIC, "12G 12A 12N")
-    kw = {"opened_before_this_turn": False, "turn_number": 2}
+    kw: dict[str, Any] = {"opened_before_this_turn": False, "turn_number": 2}
     assert can_take(row, 2, len(rack), CLASIC, rack=rack, **kw)
     flipped = evolve(CLASIC, take_last_discard_before_opening=False)
     assert take_options(row, len(rack), flipped, **kw) == ()
@@ -561,7 +566,7 @@ def test_flip_take_discard_may_layoff() -> None:
     deal = Deal()
     row = deal("2R 5G 9N")
     rack = deal("2G 5A 13R 4G")
-    kw = {"opened_before_this_turn": True, "turn_number": 4}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 4}
     obligation = take(row, 2, rack).obligation
     assert not can_take(row, 2, 4, CLASIC, rack=rack, **kw)
     assert not obligation_met(obligation, [], CLASIC, laid_off=[row[2]])
@@ -581,7 +586,7 @@ def test_flip_take_discard_without_meld_declares_pe_tabla() -> None:
     deal = Deal()
     row = deal("2R 5G 9N")
     rack = deal("2G 5A 13R 4G 7R 1N")
-    kw = {"opened_before_this_turn": False, "turn_number": 2}
+    kw: dict[str, Any] = {"opened_before_this_turn": False, "turn_number": 2}
     obligation = take(row, 2, rack).obligation
     assert refusal(verify_take, row, 2, 6, CLASIC, rack=rack, **kw) is E.CANNOT_OPEN
     err = refusal(verify_obligation, obligation, [], CLASIC, opened_before_this_turn=False)
@@ -615,7 +620,7 @@ def test_flip_take_meld_min_own_tiles() -> None:
     deal = Deal()
     row3, rack3 = deal("3A 11G 7R"), deal("6R 8R J 2A 13G")
     assert can_justify(row3[2], rack3, flipped)
-    kw = {"opened_before_this_turn": True, "turn_number": 3}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 3}
     assert refusal(verify_take, row3, 2, 2, flipped, **kw) is E.LAST_DISCARD_RACK_TOO_SMALL
     loose = evolve(flipped, take_last_discard_min_rack=0)
     assert refusal(verify_take, row3, 2, 3, loose, **kw) is E.NOTHING_WOULD_REMAIN
@@ -625,7 +630,7 @@ def test_flip_take_meld_min_own_tiles() -> None:
 def test_flip_take_meld_joker_counts_as_own() -> None:
     row, rack = _ex17()
     flipped = evolve(CLASIC, take_meld_joker_counts_as_own=False)
-    kw = {"opened_before_this_turn": True, "turn_number": 3}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 3}
     assert can_take(row, 2, 4, CLASIC, rack=rack, **kw)
     assert refusal(verify_take, row, 2, 4, flipped, rack=rack, **kw) is E.CANNOT_JUSTIFY
     meld = [rack[0], row[2], rack[1]]
@@ -659,7 +664,7 @@ def test_flip_take_meld_tiles_must_predate_take() -> None:
 @pytest.mark.rule("RUPE-03")
 def test_flip_rupere_anywhere() -> None:
     row = Deal()(EX18_ROW)
-    kw = {"opened_before_this_turn": True, "turn_number": 5}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 5}
     flipped = evolve(CLASIC, rupere_anywhere=False)
     assert take_options(row, 6, flipped, **kw) == (5,)
     assert refusal(verify_take, row, 2, 6, flipped, **kw) is E.RUPERE_DISABLED
@@ -668,7 +673,7 @@ def test_flip_rupere_anywhere() -> None:
 @pytest.mark.rule("RUPE-04")
 def test_flip_rupere_anywhere_requires_opened() -> None:
     row = Deal()(EX18_ROW)
-    kw = {"opened_before_this_turn": False, "turn_number": 5}
+    kw: dict[str, Any] = {"opened_before_this_turn": False, "turn_number": 5}
     flipped = evolve(CLASIC, rupere_anywhere_requires_opened=False)
     assert take_options(row, 6, CLASIC, **kw) == (5,)
     assert take_options(row, 6, flipped, **kw) == (1, 2, 3, 4, 5)
@@ -678,7 +683,7 @@ def test_flip_rupere_anywhere_requires_opened() -> None:
 @pytest.mark.rule("OQ-27")
 def test_flip_rupere_anywhere_min_rack() -> None:
     row = Deal()(EX18_ROW)
-    kw = {"opened_before_this_turn": True, "turn_number": 5}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 5}
     assert 2 in take_options(row, 3, RUMMY45, **kw)
     flipped = evolve(RUMMY45, rupere_anywhere_min_rack=4)
     assert refusal(verify_take, row, 2, 3, flipped, **kw) is E.RUPERE_RACK_TOO_SMALL
@@ -689,7 +694,7 @@ def test_flip_rupere_anywhere_min_rack() -> None:
 def test_flip_take_last_discard_min_rack() -> None:
     deal = Deal()
     row, rack = deal("3G 11A 6R"), deal("5R 7R 2N")
-    kw = {"opened_before_this_turn": True, "turn_number": 8}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 8}
     assert can_take(row, 2, 3, CLASIC, rack=rack, **kw)
     flipped = evolve(CLASIC, take_last_discard_min_rack=4)
     assert refusal(verify_take, row, 2, 3, flipped, rack=rack, **kw) is (
@@ -700,7 +705,7 @@ def test_flip_take_last_discard_min_rack() -> None:
 @pytest.mark.rule("TURN-01")
 def test_flip_first_discard_dead() -> None:
     row = Deal()(EX18_ROW)
-    kw = {"opened_before_this_turn": True, "turn_number": 5}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 5}
     flipped = evolve(CLASIC, first_discard_dead=False)
     assert take_options(row, 6, flipped, **kw) == (0, 1, 2, 3, 4, 5)
     # after an online reshuffle the row no longer starts with the first discard
@@ -711,8 +716,8 @@ def test_flip_first_discard_dead() -> None:
 def test_flip_atu_face_up_takeable() -> None:
     deal = Deal()
     atu, rack = deal.one("10G"), deal("11G 12G 13G 5N 9A")
-    kw = {"opened_before_this_turn": True, "turn_number": 7, "closing_turn": True}
-    args = {"atu": atu, "rack": rack, "layable": [rack[2], rack[3]]}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 7, "closing_turn": True}
+    args: dict[str, Any] = {"atu": atu, "rack": rack, "layable": [rack[2], rack[3]]}
     assert can_take_atu(CLASIC, **args, **kw)
     never = evolve(CLASIC, atu_face_up_takeable=AtuFaceUpTakeable.NEVER)
     assert refusal(verify_take_atu, never, **args, **kw) is E.ATU_NEVER

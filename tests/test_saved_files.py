@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
@@ -60,7 +61,7 @@ def test_a_saved_match_loads_and_dumps_back_the_same() -> None:
 @pytest.mark.parametrize("name", _names("house-rules*.*"))
 def test_a_house_rules_file_loads_and_dumps_back_the_same(name: str) -> None:
     text = _text(name)
-    fmt = "toml" if name.endswith(".toml") else "json"
+    fmt: Literal["json", "toml"] = "toml" if name.endswith(".toml") else "json"
     rules = serde.loads_house_rules(text, fmt)
     base = "online" if "online" in name else "clasic"
     assert serde.dumps_house_rules(rules, base, fmt) == text

@@ -6,6 +6,7 @@ properties of the result."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import attrs
 import pytest
@@ -537,7 +538,7 @@ def test_EX_58_unopened_player_in_a_double_game() -> None:
 # -- flip tests: one per scoring knob ------------------------------------------------------
 
 
-def flip(rules: Ruleset, **changes: object) -> Ruleset:
+def flip(rules: Ruleset, **changes: Any) -> Ruleset:
     return attrs.evolve(rules, **changes)
 
 
@@ -870,9 +871,9 @@ def test_wrong_types_raise_type_error() -> None:
     with pytest.raises(TypeError):
         score_round(table, seats, CLASIC, atu=atu, closer=0, closing_tile=closing, pe_tabla=1)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        SeatEnd(rack=[1, 2], opened=True)  # type: ignore[arg-type]
+        SeatEnd(rack=[1, 2], opened=True)
     with pytest.raises(TypeError):
-        SeatEnd(rack=("7R",), opened=True)  # type: ignore[arg-type]
+        SeatEnd(rack=("7R",), opened=True)
     with pytest.raises(TypeError):
         SeatEnd(rack=(), opened=1)  # type: ignore[arg-type]
 

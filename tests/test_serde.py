@@ -120,8 +120,8 @@ def test_house_rules_json_and_toml_round_trip() -> None:
         closing_atu_twin_effect=ClosingAtuTwinEffect(bonus=20, mult=ClosingEffect.CLOSER_X2),
     )
     for fmt in ("json", "toml"):
-        text = dumps_house_rules(house, format=fmt)  # type: ignore[arg-type]
-        assert loads_house_rules(text, fmt) == house  # type: ignore[arg-type]
+        text = dumps_house_rules(house, format=fmt)
+        assert loads_house_rules(text, fmt) == house
     assert house_rules_to_dict(house)["overrides"]["closing_bonus"] == 50
     assert house_rules_to_dict(variants.get("clasic")) == {"base": "clasic", "overrides": {}}
 

@@ -29,7 +29,7 @@ MATCH = json.loads(
 
 
 def _config(change: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
-    data = copy.deepcopy(MATCH)
+    data: dict[str, Any] = copy.deepcopy(MATCH)
     change(data["config"])
     return data
 

@@ -280,7 +280,7 @@ def test_dumped_samples_validate_against_the_schemas(games: list[Game]) -> None:
 def test_the_schemas_refuse_what_the_loader_refuses_by_shape(games: list[Game]) -> None:
     game_v = _validator("game.schema.json")
     data = serde.dump_game(_first(games, lambda g: 3 < g.state.turn < 20))
-    for change in (
+    changes: tuple[Callable[[dict[str, Any]], object], ...] = (
         lambda d: d["state"]["seats"][0].update(opened=1),
         lambda d: d["state"]["seats"][0]["rack"].append(106),
         lambda d: d["state"].update(colour="R"),
@@ -289,7 +289,8 @@ def test_the_schemas_refuse_what_the_loader_refuses_by_shape(games: list[Game]) 
         lambda d: d["record"]["steps"].append({"kind": "discard"}),
         lambda d: d["rules"].update(closing_bonus=-1),
         lambda d: d.update(format_version=2),
-    ):
+    )
+    for change in changes:
         bad = copy.deepcopy(data)
         change(bad)
         assert list(game_v.iter_errors(bad))

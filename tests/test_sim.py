@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import pickle
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -90,7 +91,7 @@ def test_intervals() -> None:
 
 def test_bad_simulations_are_refused() -> None:
     clasic = (("clasic", variants.get("clasic")),)
-    cases = [
+    cases: list[tuple[Callable[[], object], SimErrorCode]] = [
         (lambda: Simulation(clasic, ("random", "clever"), 10), SimErrorCode.UNKNOWN_BOT),
         (lambda: Simulation(clasic, ("random",), 10), SimErrorCode.BAD_SEATS),
         (lambda: Simulation(clasic, ("random", "random"), 0), SimErrorCode.BAD_ROUNDS),
@@ -132,31 +133,33 @@ def test_the_plot_is_written(tmp_path: object) -> None:
 CLASIC = variants.get("clasic")
 OK_SIM = Simulation((("clasic", CLASIC),), ("random", "random"), 1)
 OK_TASK = SimTask(CLASIC, ("random", "random"), 0, 1, "clasic")
-OUTCOME = dict(seed=0, starter=0, turns=5, reason="closed", closer=1, totals=(0, 10))
+OUTCOME: dict[str, Any] = dict(
+    seed=0, starter=0, turns=5, reason="closed", closer=1, totals=(0, 10)
+)
 
 # (call, what it must raise: TypeError or a SimErrorCode)
 BAD_CALLS: dict[str, list[tuple[Any, type[TypeError] | SimErrorCode]]] = {
     "make_bot": [
         (lambda: make_bot("nope", 0), SimErrorCode.UNKNOWN_BOT),
-        (lambda: make_bot(3, 0), TypeError),
-        (lambda: make_bot("random", "x"), TypeError),
-        (lambda: make_bot("greedy", 1.5), TypeError),
+        (lambda: make_bot(3, 0), TypeError),  # type: ignore[arg-type]
+        (lambda: make_bot("random", "x"), TypeError),  # type: ignore[arg-type]
+        (lambda: make_bot("greedy", 1.5), TypeError),  # type: ignore[arg-type]
     ],
     "BOTS": [
-        (lambda: BOTS["random"]("seed"), TypeError),
-        (lambda: BOTS["greedy"](None), TypeError),
+        (lambda: BOTS["random"]("seed"), TypeError),  # type: ignore[arg-type]
+        (lambda: BOTS["greedy"](None), TypeError),  # type: ignore[arg-type]
     ],
     "SimTask": [
-        (lambda: SimTask("clasic", ("random", "random"), 0, 1), TypeError),
+        (lambda: SimTask("clasic", ("random", "random"), 0, 1), TypeError),  # type: ignore[arg-type]
         (lambda: SimTask(CLASIC, "random,random", 0, 1), TypeError),
         (lambda: SimTask(CLASIC, ("random", 2), 0, 1), TypeError),
         (lambda: SimTask(CLASIC, ("random",), 0, 1), SimErrorCode.BAD_SEATS),
         (lambda: SimTask(CLASIC, ("random",) * 5, 0, 1), SimErrorCode.BAD_SEATS),
         (lambda: SimTask(CLASIC, ("random", "nope"), 0, 1), SimErrorCode.UNKNOWN_BOT),
-        (lambda: SimTask(CLASIC, ("random", "random"), "0", 1), TypeError),
-        (lambda: SimTask(CLASIC, ("random", "random"), 0, 1.0), TypeError),
+        (lambda: SimTask(CLASIC, ("random", "random"), "0", 1), TypeError),  # type: ignore[arg-type]
+        (lambda: SimTask(CLASIC, ("random", "random"), 0, 1.0), TypeError),  # type: ignore[arg-type]
         (lambda: SimTask(CLASIC, ("random", "random"), 5, 4), SimErrorCode.BAD_SEED_RANGE),
-        (lambda: SimTask(CLASIC, ("random", "random"), 0, 1, None), TypeError),
+        (lambda: SimTask(CLASIC, ("random", "random"), 0, 1, None), TypeError),  # type: ignore[arg-type]
     ],
     "RoundOutcome": [
         (lambda: RoundOutcome(**{**OUTCOME, "seed": "0"}), TypeError),
@@ -173,8 +176,8 @@ BAD_CALLS: dict[str, list[tuple[Any, type[TypeError] | SimErrorCode]]] = {
     "Simulation": [
         (lambda: Simulation("clasic", ("random", "random"), 1), TypeError),
         (lambda: Simulation((("clasic", "clasic"),), ("random", "random"), 1), TypeError),
-        (lambda: Simulation((("clasic", CLASIC),), ("random", "random"), "1"), TypeError),
-        (lambda: Simulation((("clasic", CLASIC),), ("random", "random"), 1, 0.5), TypeError),
+        (lambda: Simulation((("clasic", CLASIC),), ("random", "random"), "1"), TypeError),  # type: ignore[arg-type]
+        (lambda: Simulation((("clasic", CLASIC),), ("random", "random"), 1, 0.5), TypeError),  # type: ignore[arg-type]
         (lambda: Simulation((), ("random", "random"), 1), SimErrorCode.BAD_LABELS),
         (lambda: Simulation((("", CLASIC),), ("random", "random"), 1), SimErrorCode.BAD_LABELS),
         (
@@ -184,39 +187,39 @@ BAD_CALLS: dict[str, list[tuple[Any, type[TypeError] | SimErrorCode]]] = {
         (lambda: Simulation((("clasic", CLASIC),), ("x", "random"), 1), SimErrorCode.UNKNOWN_BOT),
     ],
     "plan_tasks": [
-        (lambda: plan_tasks("sim"), TypeError),
-        (lambda: plan_tasks(OK_SIM, "25"), TypeError),
+        (lambda: plan_tasks("sim"), TypeError),  # type: ignore[arg-type]
+        (lambda: plan_tasks(OK_SIM, "25"), TypeError),  # type: ignore[arg-type]
         (lambda: plan_tasks(OK_SIM, 0), SimErrorCode.BAD_CHUNK),
     ],
     "run": [
-        (lambda: run("sim"), TypeError),
-        (lambda: run(OK_SIM, jobs="2"), TypeError),
+        (lambda: run("sim"), TypeError),  # type: ignore[arg-type]
+        (lambda: run(OK_SIM, jobs="2"), TypeError),  # type: ignore[arg-type]
         (lambda: run(OK_SIM, jobs=0), SimErrorCode.BAD_JOBS),
         (lambda: run(OK_SIM, jobs=-4), SimErrorCode.BAD_JOBS),
-        (lambda: run(OK_SIM, backend=1), TypeError),
+        (lambda: run(OK_SIM, backend=1), TypeError),  # type: ignore[arg-type]
         (lambda: run(OK_SIM, backend="dask"), SimErrorCode.UNKNOWN_BACKEND),
-        (lambda: run(OK_SIM, address=5), TypeError),
-        (lambda: run(OK_SIM, progress="bar"), TypeError),
+        (lambda: run(OK_SIM, address=5), TypeError),  # type: ignore[arg-type]
+        (lambda: run(OK_SIM, progress="bar"), TypeError),  # type: ignore[arg-type]
     ],
-    "run_task": [(lambda: run_task("task"), TypeError), (lambda: run_task(OK_SIM), TypeError)],
+    "run_task": [(lambda: run_task("task"), TypeError), (lambda: run_task(OK_SIM), TypeError)],  # type: ignore[arg-type]
     "summarize": [
-        (lambda: summarize("outcomes", ("random", "random")), TypeError),
-        (lambda: summarize([1, 2], ("random", "random")), TypeError),
+        (lambda: summarize("outcomes", ("random", "random")), TypeError),  # type: ignore[arg-type]
+        (lambda: summarize([1, 2], ("random", "random")), TypeError),  # type: ignore[list-item]
         (lambda: summarize([], "random"), TypeError),
         (lambda: summarize([], ("random",)), SimErrorCode.BAD_SEATS),
         (lambda: summarize([RoundOutcome(**OUTCOME)], ("random",) * 3), SimErrorCode.BAD_OUTCOME),
     ],
     "mean_ci": [
-        (lambda: mean_ci(5), TypeError),
-        (lambda: mean_ci("12"), TypeError),
-        (lambda: mean_ci([1, "2"]), TypeError),
+        (lambda: mean_ci(5), TypeError),  # type: ignore[arg-type]
+        (lambda: mean_ci("12"), TypeError),  # type: ignore[arg-type]
+        (lambda: mean_ci([1, "2"]), TypeError),  # type: ignore[list-item]
         (lambda: mean_ci([1.0, float("nan")]), SimErrorCode.BAD_VALUES),
         (lambda: mean_ci([float("inf")]), SimErrorCode.BAD_VALUES),
         (lambda: mean_ci([10**400]), SimErrorCode.BAD_VALUES),
     ],
     "wilson_ci": [
-        (lambda: wilson_ci(1.0, 2), TypeError),
-        (lambda: wilson_ci(1, "2"), TypeError),
+        (lambda: wilson_ci(1.0, 2), TypeError),  # type: ignore[arg-type]
+        (lambda: wilson_ci(1, "2"), TypeError),  # type: ignore[arg-type]
         (lambda: wilson_ci(3, 2), SimErrorCode.BAD_COUNTS),
         (lambda: wilson_ci(-1, 2), SimErrorCode.BAD_COUNTS),
         (lambda: wilson_ci(0, -1), SimErrorCode.BAD_COUNTS),
@@ -264,9 +267,9 @@ def test_wilson_ci_refuses_counts_too_large_to_measure() -> None:
 
 def test_simulation_messages_never_write_the_argument() -> None:
     with pytest.raises(TypeError, match="not int"):
-        Simulation(10**5000, ("random", "greedy"), 1)  # type: ignore[arg-type]
+        Simulation(10**5000, ("random", "greedy"), 1)
     with pytest.raises(TypeError, match=r"\(int, str\)"):
-        Simulation([(10**5000, "x" * 10**6)], ("random", "greedy"), 1)  # type: ignore[list-item]
+        Simulation([(10**5000, "x" * 10**6)], ("random", "greedy"), 1)
 
 
 def test_the_reports_check_their_results() -> None:

@@ -10,12 +10,12 @@ import pytest
 from remi_rules import variants
 from remi_rules._slots import _twin, evolver, maker, replacer, require_plain
 from remi_rules.bots import GreedyBot, RandomBot
-from remi_rules.engine import Game, GameState, PlayerView, SeatState, TurnState, events
+from remi_rules.engine import Bot, Game, GameState, PlayerView, SeatState, TurnState, events
 from remi_rules.engine._common import fresh_turn
 from remi_rules.engine.view import PublicSeat, PublicTurn, _public_seat, _public_seats
 
-HOT = [GameState, SeatState, TurnState, PlayerView, PublicSeat, PublicTurn]
-HOT_EVENTS = [events.Drew, events.Discarded, events.TurnStarted]
+HOT: list[type] = [GameState, SeatState, TurnState, PlayerView, PublicSeat, PublicTurn]
+HOT_EVENTS: list[type] = [events.Drew, events.Discarded, events.TurnStarted]
 
 
 @pytest.mark.parametrize("cls", HOT + HOT_EVENTS)
@@ -27,8 +27,8 @@ def test_the_hot_classes_have_a_layout_twin(cls: type) -> None:
 
 def _positions(rules_name: str, seed: int, count: int) -> list[GameState]:
     game = Game.new(variants.get(rules_name), 3, seed=seed)
-    bots = [GreedyBot(), RandomBot(seed), RandomBot(seed + 1)]
-    states = []
+    bots: list[Bot] = [GreedyBot(), RandomBot(seed), RandomBot(seed + 1)]
+    states: list[GameState] = []
     for _ in range(count):
         states.append(game.state)
         if game.over:
@@ -88,11 +88,13 @@ def test_a_new_turn_is_the_constructor_with_its_defaults() -> None:
 
 
 @pytest.mark.parametrize("cls", [GameState, SeatState, TurnState])
-def test_evolver_and_replacer_are_attrs_evolve(cls: type) -> None:
+def test_evolver_and_replacer_are_attrs_evolve(
+    cls: type[GameState | SeatState | TurnState],
+) -> None:
     names = [f.name for f in attrs.fields(cls)]
     evolve = evolver(cls)
     for state in _positions("online", 5, 40):
-        values: list[object] = [state, *state.seats]
+        values: list[GameState | SeatState | TurnState] = [state, *state.seats]
         if state.pending is not None:
             values.append(state.pending)
         for inst in (v for v in values if type(v) is cls):

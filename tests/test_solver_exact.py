@@ -91,9 +91,9 @@ SMALL_SIZES = {"hands": 100, "hands_21": 15, "large": 4, "properties": 30}
 WIDE_SIZES = {"hands": 2000, "hands_21": 300, "large": 40, "properties": 200}
 """The seeded groups' sizes with ``REMI_WIDE=1``."""
 SIZES = WIDE_SIZES if WIDE else SMALL_SIZES
-EXAMPLES = settings(
-    max_examples=settings.default.max_examples if WIDE else min(100, settings.default.max_examples)
-)
+_PROFILE = settings.default
+assert _PROFILE is not None  # the loaded Hypothesis profile
+EXAMPLES = settings(max_examples=_PROFILE.max_examples if WIDE else min(100, _PROFILE.max_examples))
 """The Hypothesis tests of this file: at most 100 examples by default, the profile's
 number (``ci``: 200; ``HYPOTHESIS_PROFILE=wide``: 20,000) with ``REMI_WIDE=1``."""
 
@@ -721,7 +721,7 @@ def code_of(solver: Any, tiles: Any, objective: Any = "points", **kwargs: Any) -
     try:
         solver(tiles, variants.get("clasic"), objective, **kwargs)
     except InvalidHandError as err:
-        return err.code  # type: ignore[no-any-return]
+        return err.code
     return None
 
 

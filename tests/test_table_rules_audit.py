@@ -8,6 +8,8 @@ that the audit found silently accepted and that is now refused.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -18,6 +20,7 @@ from remi_rules import (
     InvalidScoringInputError,
     InvalidSwapError,
     LayoffErrorCode,
+    RoundResult,
     Ruleset,
     SeatEnd,
     SwapErrorCode,
@@ -42,7 +45,7 @@ from remi_rules.values import meld_end_values, rack_value_end
 CLASIC, ONLINE, RUMMY45 = (variants.get(n) for n in ("clasic", "online", "rummy45"))
 ALL = [CLASIC, ONLINE, RUMMY45]
 J1, J2 = 104, 105
-FULL = {"opened": True, "opened_this_turn": False}
+FULL: dict[str, Any] = {"opened": True, "opened_this_turn": False}
 
 
 def name(rules: Ruleset) -> str:
@@ -69,11 +72,13 @@ class Ids:
         return tile_id
 
 
-def build(rules: Ruleset, ids: Ids, melds: list[tuple[int, str]], table: Table | None = None):
+def build(
+    rules: Ruleset, ids: Ids, melds: list[tuple[int, str]], table: Table | None = None
+) -> Table:
     """Meld ``(owner, text)`` in order; ``J`` in ``text`` is joker 104 then 105."""
     table = table or Table()
     for owner, text in melds:
-        out = []
+        out: list[int] = []
         for token in text.split():
             if token == "J":
                 out.append(J1 if J1 not in table.ids() and J1 not in out else J2)
@@ -87,14 +92,21 @@ def rack(ids: Ids, text: str, *extra: int) -> tuple[int, ...]:
     return (*ids(text), *extra) if text else tuple(extra)
 
 
-def totals(result) -> tuple[int, ...]:
+def totals(result: RoundResult) -> tuple[int, ...]:
     return tuple(s.total for s in result.seats)
 
 
 # -- EX-35 / EX-36 / EX-37: the reference table --------------------------------------------
 
 
-def ex35(rules: Ruleset, atu_text: str, closing: str = "8G", *, announce=False, b_failed=False):
+def ex35(
+    rules: Ruleset,
+    atu_text: str,
+    closing: str = "8G",
+    *,
+    announce: bool = False,
+    b_failed: bool = False,
+) -> RoundResult:
     ids = Ids()
     atu = ids.one(atu_text)
     table = build(
@@ -331,7 +343,7 @@ def test_EX_34_atu_joker_double_game(rules: Ruleset, p: int) -> None:
     assert result.seats[0].multiplier == 2  # not x4: the closing tile is 10A
 
 
-def ex43(rules: Ruleset, closing: str = "9R", *, announce=False):
+def ex43(rules: Ruleset, closing: str = "9R", *, announce: bool = False) -> RoundResult:
     ids = Ids()
     atu = ids.one("9R")
     table = build(
@@ -675,7 +687,7 @@ def test_LIPI_08_laying_the_jokers_tile_is_a_swap_option(rules: Ruleset) -> None
 def test_EX_54_opening_turn_layoffs_only_on_own_new_melds(rules: Ruleset) -> None:
     ids = Ids()
     table = build(rules, ids, [(1, "10N 11N 12N"), (0, "3R 4R 5R"), (0, "10G 10A 10R")])
-    kw = {"opened": True, "opened_this_turn": True, "new_meld_indexes": (1, 2)}
+    kw: dict[str, Any] = {"opened": True, "opened_this_turn": True, "new_meld_indexes": (1, 2)}
     with pytest.raises(InvalidLayoffError) as err:
         verify_lay_off(table, 0, ids.one("13N"), 0, rules, **kw)
     assert err.value.code is LayoffErrorCode.OPENING_TURN
@@ -793,7 +805,9 @@ def _table_from(rules: Ruleset, picks: list[int], owners: list[int]) -> Table:
     picks=st.lists(st.integers(0, len(POOL) - 1), min_size=2, max_size=4, unique=True),
     data=st.data(),
 )
-def test_property_legal_layoffs_and_swaps_keep_table_sound(rules, picks, data) -> None:
+def test_property_legal_layoffs_and_swaps_keep_table_sound(
+    rules: Ruleset, picks: list[int], data: st.DataObject
+) -> None:
     jokers = sum(POOL[p].split().count("J") for p in picks)
     if jokers > 2:
         return
@@ -808,6 +822,7 @@ def test_property_legal_layoffs_and_swaps_keep_table_sound(rules, picks, data) -
             continue
         option = data.draw(st.sampled_from(options))
         if option.end is End.SWAP:
+            assert option.joker_id is not None  # a swap option names its joker
             table = swap(table, option.meld_index, option.joker_id, tile, seat, rules, **FULL)
         else:
             table = lay_off(table, option.meld_index, tile, seat, rules, end=option.end, **FULL)
@@ -834,8 +849,10 @@ def test_property_legal_layoffs_and_swaps_keep_table_sound(rules, picks, data) -
     closing=st.sampled_from(["8G", "1A", "J", None]),
     atu=st.sampled_from(["7G", "1N"]),
 )
-def test_property_totals_invariant_under_relabelling_seats(rules, perm, closing, atu) -> None:
-    def scored(relabel):
+def test_property_totals_invariant_under_relabelling_seats(
+    rules: Ruleset, perm: list[int], closing: str | None, atu: str
+) -> None:
+    def scored(relabel: list[int]) -> RoundResult:
         ids = Ids()
         atu_id = ids.one(atu)
         table = Table()
@@ -855,7 +872,7 @@ def test_property_totals_invariant_under_relabelling_seats(rules, perm, closing,
             SeatEnd(rack=rack(ids, "2G 3G 4A"), opened=False),
             SeatEnd(rack=rack(ids, "4G 7G"), opened=True, announced_atu=True),
         ]
-        seats = [None] * 4
+        seats: list[SeatEnd] = list(ends)  # each slot is overwritten: relabel is a permutation
         for old, new in enumerate(relabel):
             seats[new] = ends[old]
         if closing is None:
@@ -877,7 +894,7 @@ def test_property_totals_invariant_under_relabelling_seats(rules, perm, closing,
     closing=st.sampled_from(["8G", "1A", "J", "7G"]),
     atu=st.sampled_from(["7G", "1N"]),
 )
-def test_property_multiplier_bounds(rules, closing, atu) -> None:
+def test_property_multiplier_bounds(rules: Ruleset, closing: str, atu: str) -> None:
     ids = Ids()
     atu_id = ids.one(atu)
     table = Table()

@@ -53,7 +53,7 @@ def test_TILES_01_the_set_has_106_tiles() -> None:
     assert counts[JOKER] == 2
     assert all(counts[t] == 2 for t in NUMBERED)
     assert len(counts) == 53
-    assert all(t.is_joker or 1 <= t.rank <= 13 for t in FULL_SET)
+    assert all(t.is_joker or (t.rank is not None and 1 <= t.rank <= 13) for t in FULL_SET)
 
 
 @pytest.mark.rule("TILES-01")
@@ -223,7 +223,11 @@ def test_str_and_repr_round_trip() -> None:
 
 
 def test_ordering_is_colour_then_rank_with_jokers_last() -> None:
-    by_hand = sorted(NUMBERED, key=lambda t: (t.color.index, t.rank))
+    def colour_then_rank(t: Tile) -> tuple[int, int]:
+        assert t.color is not None and t.rank is not None  # numbered tiles only
+        return (t.color.index, t.rank)
+
+    by_hand = sorted(NUMBERED, key=colour_then_rank)
     assert sorted(reversed(NUMBERED)) == by_hand
     assert Tile.parse("13R") < Tile.parse("1G") < Tile.parse("2G")
     assert all(t < JOKER for t in NUMBERED)
@@ -382,7 +386,9 @@ DETAILS = {
 
 
 @pytest.mark.parametrize("code", [*TileErrorCode, *MeldErrorCode], ids=str)
-def test_every_error_code_has_a_romanian_and_an_english_message(code: object) -> None:
+def test_every_error_code_has_a_romanian_and_an_english_message(
+    code: TileErrorCode | MeldErrorCode,
+) -> None:
     cls = InvalidTileError if isinstance(code, TileErrorCode) else InvalidMeldError
     err = cls(code, **DETAILS)
     ro, en = err.message("ro"), err.message("en")
@@ -395,7 +401,7 @@ def test_every_error_code_has_a_romanian_and_an_english_message(code: object) ->
 
 
 def test_produced_tile_errors_have_complete_messages() -> None:
-    errors = []
+    errors: list[InvalidTileError] = []
     for text, _ in PARSE_REFUSALS:
         with pytest.raises(TileParseError) as info:
             Tile.parse(text)

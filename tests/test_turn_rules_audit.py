@@ -13,17 +13,20 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from remi_rules import (
+    Color,
     InvalidClosingError,
     InvalidMeldError,
     InvalidOpeningError,
     InvalidTakeError,
+    Ruleset,
     TakeErrorCode,
     Tile,
     analyze_meld,
@@ -112,7 +115,7 @@ def _closing_but_not_opening() -> tuple[list[int], list[int]]:
 def test_EX_41_no_pe_tabla_take_where_pe_tabla_is_disabled(preset: str) -> None:
     rules = variants.get(preset)
     row, rack = _closing_but_not_opening()
-    kw = {"opened_before_this_turn": False, "turn_number": 5, "rack": rack}
+    kw: dict[str, Any] = {"opened_before_this_turn": False, "turn_number": 5, "rack": rack}
     # Without the (meaningless) declaration the take is refused: P cannot open with it.
     assert refusal(verify_take, row, 2, len(rack), rules, **kw) is E.CANNOT_OPEN
     # The declaration must change nothing where pe tablă does not exist.
@@ -136,7 +139,7 @@ def test_EX_41_no_pe_tabla_take_where_pe_tabla_is_disabled(preset: str) -> None:
 def test_EX_41_clasic_pe_tabla_take_is_allowed_and_control_passes() -> None:
     """The same position in clasic: the declared closing turn may take the discard."""
     row, rack = _closing_but_not_opening()
-    kw = {"opened_before_this_turn": False, "turn_number": 5, "rack": rack}
+    kw: dict[str, Any] = {"opened_before_this_turn": False, "turn_number": 5, "rack": rack}
     assert refusal(verify_take, row, 2, len(rack), CLASIC, **kw) is E.CANNOT_OPEN
     assert (
         refusal(
@@ -164,7 +167,7 @@ def test_RUPE_07_applies_only_where_pe_tabla_exists(preset: str) -> None:
     rules = variants.get(preset)
     deal = Deal()
     row = deal("2N 4G 8R")
-    kw = {"opened_before_this_turn": False, "turn_number": 3}
+    kw: dict[str, Any] = {"opened_before_this_turn": False, "turn_number": 3}
     assert take_options(row, 14, rules, **kw) == (2,)
     assert take_options(row, 14, rules, declared_pe_tabla=True, **kw) == (2,)
 
@@ -192,7 +195,7 @@ def test_EX_45_online_joker_intors_does_not_justify_a_take_as_a_wild_joker() -> 
     rack = deal("3R J 9A 11N")  # J is B's joker întors J(=8R)
     jokers = (JokerHistory(swaps=1, fixed_as=Tile.parse("8R")), JokerHistory())
     assert justifying_melds(row[2], rack, ONLINE)  # today: 3R 3G J, as if J were wild
-    kw = {"opened_before_this_turn": True, "turn_number": 6, "rack": rack}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 6, "rack": rack}
     assert refusal(verify_take, row, 2, len(rack), ONLINE, jokers=jokers, **kw) is E.CANNOT_JUSTIFY
 
 
@@ -217,7 +220,7 @@ def test_EX_42_pe_tabla_atu_closing_may_not_rely_on_layoffs() -> None:
     deal = Deal()
     atu = deal.one("4R")
     rack = deal("1R 2R 3R 6G 7G 8G 9A 9N 9R 12N 12G 12A 5A 11N")
-    kw = {
+    kw: dict[str, Any] = {
         "opened_before_this_turn": False,
         "turn_number": 5,
         "closing_turn": True,
@@ -236,7 +239,7 @@ def test_EX_42_the_atu_in_a_pe_tabla_closing_is_valid_in_clasic_only() -> None:
     deal = Deal()
     atu = deal.one("4R")
     rack = deal("1R 2R 3R 6G 7G 8G 9A 9N 9R 12N 12G 12A 12R 5A")
-    kw = {
+    kw: dict[str, Any] = {
         "opened_before_this_turn": False,
         "turn_number": 5,
         "closing_turn": True,
@@ -386,7 +389,7 @@ def test_EX_18b_three_tiles_rupere_clasic(preset: str, expected: TakeErrorCode) 
     deal = Deal()
     row = deal("2N 4G 9R 2A 13N 6G")
     rack = deal("9G 9A 5N")
-    kw = {"opened_before_this_turn": True, "turn_number": 5, "rack": rack}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 5, "rack": rack}
     assert refusal(verify_take, row, 2, 3, variants.get(preset), **kw) is expected
     for rules in (ONLINE, RUMMY45):
         assert refusal(verify_take, row, 2, 3, rules, **kw) is None
@@ -398,7 +401,7 @@ def test_EX_18b_three_tiles_rupere_clasic(preset: str, expected: TakeErrorCode) 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_EX_19_20_21_small_racks_and_the_swapped_joker(preset: str) -> None:
     rules = variants.get(preset)
-    kw = {"opened_before_this_turn": True, "turn_number": 7}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 7}
     deal = Deal()
     row = deal("2N 4G 6R")
     two = deal("5R 7R")
@@ -416,7 +419,7 @@ def test_EX_19_20_21_small_racks_and_the_swapped_joker(preset: str) -> None:
 @pytest.mark.rule("EX-34")
 @pytest.mark.rule("ATU-06")
 def test_EX_32_33_34_taking_the_atu_per_preset() -> None:
-    kw = {"opened_before_this_turn": True, "turn_number": 6, "closing_turn": True}
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 6, "closing_turn": True}
     deal = Deal()
     atu = deal.one("6N")
     rack = deal("8R 8G 8A 4N 5N")
@@ -545,24 +548,24 @@ FLAGS = st.fixed_dictionaries(
 @pytest.mark.rule("RUPE-03")
 @given(rules=RULESETS, rr=row_and_rack(), size=st.integers(0, 16), flags=FLAGS)
 def test_RUPE_03_take_options_agrees_with_can_take(
-    rules: object, rr: tuple[list[int], list[int]], size: int, flags: dict[str, object]
+    rules: Ruleset, rr: tuple[list[int], list[int]], size: int, flags: dict[str, Any]
 ) -> None:
     row, _ = rr
-    options = take_options(row, size, rules, **flags)  # type: ignore[arg-type]
+    options = take_options(row, size, rules, **flags)
     for index in range(-1, len(row) + 1):
-        ok = can_take(row, index, size, rules, **flags)  # type: ignore[arg-type]
+        ok = can_take(row, index, size, rules, **flags)
         assert ok == (index in options)
 
 
 @pytest.mark.rule("RUPE-08")
 @given(rules=RULESETS, rr=row_and_rack(), flags=FLAGS, data=st.data())
 def test_RUPE_08_the_rack_check_only_narrows(
-    rules: object, rr: tuple[list[int], list[int]], flags: dict[str, object], data: st.DataObject
+    rules: Ruleset, rr: tuple[list[int], list[int]], flags: dict[str, Any], data: st.DataObject
 ) -> None:
     row, rack = rr
     index = data.draw(st.integers(0, len(row) - 1))
-    if can_take(row, index, len(rack), rules, rack=rack, **flags):  # type: ignore[arg-type]
-        assert index in take_options(row, len(rack), rules, **flags)  # type: ignore[arg-type]
+    if can_take(row, index, len(rack), rules, rack=rack, **flags):
+        assert index in take_options(row, len(rack), rules, **flags)
 
 
 @pytest.mark.rule("TURN-10")
@@ -585,17 +588,17 @@ def test_TURN_10_take_conserves_tiles(rr: tuple[list[int], list[int]], data: st.
 @pytest.mark.rule("RUPE-08")
 @given(rules=RULESETS, rr=row_and_rack(), flags=FLAGS, data=st.data())
 def test_RUPE_08_verify_functions_raise_only_documented_errors(
-    rules: object, rr: tuple[list[int], list[int]], flags: dict[str, object], data: st.DataObject
+    rules: Ruleset, rr: tuple[list[int], list[int]], flags: dict[str, Any], data: st.DataObject
 ) -> None:
     row, rack = rr
     index = data.draw(st.integers(-2, len(row) + 1))
     with contextlib.suppress(InvalidTakeError):
-        verify_take(row, index, len(rack), rules, rack=rack, **flags)  # type: ignore[arg-type]
+        verify_take(row, index, len(rack), rules, rack=rack, **flags)
     with contextlib.suppress(InvalidTakeError):
         verify_take_atu(
-            rules,  # type: ignore[arg-type]
+            rules,
             opened_before_this_turn=bool(flags["opened_before_this_turn"]),
-            turn_number=int(flags["turn_number"]),  # type: ignore[call-overload]
+            turn_number=int(flags["turn_number"]),
             closing_turn=bool(flags["closing_turn"]),
             declared_pe_tabla=bool(flags["declared_pe_tabla"]),
             atu=row[0],
@@ -612,7 +615,7 @@ def test_RUPE_08_verify_functions_raise_only_documented_errors(
         verify_obligation(
             obligation,
             melds,
-            rules,  # type: ignore[arg-type]
+            rules,
             laid_off=data.draw(st.sets(st.sampled_from(everything))),
             opened_before_this_turn=bool(flags["opened_before_this_turn"]),
         )
@@ -621,14 +624,14 @@ def test_RUPE_08_verify_functions_raise_only_documented_errors(
             took_this_turn=data.draw(st.booleans()),
             opened=bool(flags["opened_before_this_turn"]),
             opened_this_turn=data.draw(st.booleans()),
-            rules=rules,  # type: ignore[arg-type]
+            rules=rules,
             pe_tabla=data.draw(st.booleans()),
             declared_pe_tabla=bool(flags["declared_pe_tabla"]),
         )
     with contextlib.suppress(InvalidClosingError):
         verify_rack_after_actions(
             len(rack),
-            rules,  # type: ignore[arg-type]
+            rules,
             opening_turn=data.draw(st.booleans()),
         )
 
@@ -637,7 +640,11 @@ def test_RUPE_08_verify_functions_raise_only_documented_errors(
 MELDY = [
     i
     for i in range(106)
-    if i >= 104 or (tile_of(i).rank in (1, 2, 3, 4, 5, 11, 12, 13) and tile_of(i).color in "RGA")
+    if i >= 104
+    or (
+        tile_of(i).rank in (1, 2, 3, 4, 5, 11, 12, 13)
+        and tile_of(i).color in (Color.ROSU, Color.GALBEN, Color.ALBASTRU)
+    )
 ]
 
 
@@ -645,23 +652,23 @@ MELDY = [
 @pytest.mark.rule("RUPE-06")
 @given(rules=RULESETS, rr=row_and_rack(MELDY), data=st.data())
 def test_RUPE_01_every_justifying_meld_meets_the_obligation(
-    rules: object, rr: tuple[list[int], list[int]], data: st.DataObject
+    rules: Ruleset, rr: tuple[list[int], list[int]], data: st.DataObject
 ) -> None:
     row, rack = rr
     index = data.draw(st.integers(0, len(row) - 1))
     result = take(row, index, rack)
-    found = justifying_melds(result.picked, rack, rules, also_taken=result.obligation.also_taken)  # type: ignore[arg-type]
+    found = justifying_melds(result.picked, rack, rules, also_taken=result.obligation.also_taken)
     for meld in found:
         assert result.picked in meld
         assert sum(i in rack for i in meld) >= 2
-        outcome = verify_obligation(result.obligation, [meld], rules)  # type: ignore[arg-type]
+        outcome = verify_obligation(result.obligation, [meld], rules)
         assert outcome is ObligationOutcome.NEW_MELD
-    kw = {"opened_before_this_turn": True, "turn_number": 5}
-    if can_take(row, index, len(rack), rules, rack=rack, **kw):  # type: ignore[arg-type]
+    kw: dict[str, Any] = {"opened_before_this_turn": True, "turn_number": 5}
+    if can_take(row, index, len(rack), rules, rack=rack, **kw):
         assert found
 
 
-def _groupings(items: list[int]) -> object:
+def _groupings(items: list[int]) -> Iterator[tuple[list[tuple[int, ...]], list[int]]]:
     """Every way to put some of ``items`` into groups of ≥3; yields (groups, left)."""
     if not items:
         yield [], []
@@ -676,23 +683,23 @@ def _groupings(items: list[int]) -> object:
                 yield [(first, *comb), *groups], left
 
 
-def _oracle(picked: int, rack: list[int], rules: object, *, opening: bool) -> bool:
+def _oracle(picked: int, rack: list[int], rules: Ruleset, *, opening: bool) -> bool:
     """Brute force: the taken tile in a new meld with ≥2 rack tiles, the rest in melds,
     exactly one tile left (closing) or ≥2 left and a valid etalare (opening)."""
-    for groups, left in _groupings([picked, *rack]):  # type: ignore[attr-defined]
+    for groups, left in _groupings([picked, *rack]):
         if (len(left) < 2) if opening else (len(left) != 1):
             continue
         mine = [g for g in groups if picked in g]
         if not mine or sum(i in rack for i in mine[0]) < 2:
             continue
-        readings = [arrange_meld([tile_of(i) for i in g], rules) for g in groups]  # type: ignore[arg-type]
+        readings = [arrange_meld([tile_of(i) for i in g], rules) for g in groups]
         if not all(readings):
             continue
         if not opening:
             return True
         for combo in itertools.product(*readings):
             try:
-                check_opening(list(combo), rules)  # type: ignore[arg-type]
+                check_opening(list(combo), rules)
             except InvalidOpeningError:
                 continue
             return True
@@ -707,8 +714,8 @@ def _oracle(picked: int, rack: list[int], rules: object, *, opening: bool) -> bo
     ids=st.lists(st.sampled_from(MELDY), unique=True, min_size=3, max_size=8),
 )
 def test_ATU_06_can_close_with_and_can_open_with_match_a_brute_force(
-    rules: object, ids: list[int]
+    rules: Ruleset, ids: list[int]
 ) -> None:
     picked, rack = ids[0], ids[1:]
-    assert can_close_with(picked, rack, rules) == _oracle(picked, rack, rules, opening=False)  # type: ignore[arg-type]
-    assert can_open_with(picked, rack, rules) == _oracle(picked, rack, rules, opening=True)  # type: ignore[arg-type]
+    assert can_close_with(picked, rack, rules) == _oracle(picked, rack, rules, opening=False)
+    assert can_open_with(picked, rack, rules) == _oracle(picked, rack, rules, opening=True)

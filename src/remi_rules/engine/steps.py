@@ -335,7 +335,7 @@ Step = (
 )
 """Any step."""
 
-STEP_TYPES: tuple[type[_Step], ...] = (
+STEP_TYPES: tuple[type[Step], ...] = (
     Draw,
     TakeLastDiscard,
     Rupere,
@@ -354,5 +354,5 @@ STEP_TYPES: tuple[type[_Step], ...] = (
 )
 """Every step class; ``{cls.kind: cls for cls in STEP_TYPES}`` maps JSON tags to classes."""
 
-TAKES: tuple[type[_Step], ...] = tuple(cls for cls in STEP_TYPES if cls.take is not None)
+TAKES: tuple[type[Step], ...] = tuple(cls for cls in STEP_TYPES if cls.take is not None)
 """The take steps (TURN-03), in the order of :class:`TakeKind`."""

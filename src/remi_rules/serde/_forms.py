@@ -100,7 +100,7 @@ class _Steps(_Spec):
             _fail(_S.BAD_VALUE, _child(path, "kind"), why="no_such_step", kind=_show(kind))
         data = self.kinds[kind].read(value, path, ctx)
         del data["kind"]
-        step: Step = self.classes[kind](**data)  # type: ignore[assignment]
+        step: Step = self.classes[kind](**data)
         return step
 
     def dump(self, value: Any) -> Any:
