@@ -679,7 +679,9 @@ def test_end02_online_reshuffles_the_row_at_the_next_draw() -> None:
     assert game.state.row_dead_first
     events = play(game, "draw")
     (shuffled,) = [e for e in events if isinstance(e, StockReshuffled)]
-    assert sorted(shuffled.stock) == sorted(row[:-1])  # the last discard stays
+    stock = [i for i in shuffled.stock if i is not None]  # the full event: no id hidden
+    assert len(stock) == len(shuffled.stock)
+    assert sorted(stock) == sorted(row[:-1])  # the last discard stays
     assert game.state.row == row[-1:] and not game.state.row_dead_first
     assert dead in shuffled.stock  # the dead first discard is an ordinary tile again
     assert game.state.atu not in shuffled.stock

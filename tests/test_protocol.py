@@ -19,7 +19,7 @@ import pytest
 from reliability_play import PRESETS, random_round
 
 from remi_rules import serde, variants
-from remi_rules.engine import Draw, Game, Step
+from remi_rules.engine import Discard, Draw, Game, Step
 from remi_rules.engine import events as ev
 from remi_rules.errors import (
     EngineArgumentError,
@@ -37,7 +37,7 @@ _ID_FIELDS = frozenset(
 )
 
 
-def event_ids(event: object) -> Iterator[int]:
+def event_ids(event: Any) -> Iterator[int]:
     """The tile ids an event names (not seats, meld numbers or positions)."""
     for f in attrs.fields(type(event)):
         if f.name in _ID_FIELDS:
@@ -52,7 +52,7 @@ def _ints(value: object) -> Iterator[int]:
             yield from _ints(v)
 
 
-def step_ids(step: Step) -> Iterator[int]:
+def step_ids(step: Any) -> Iterator[int]:
     for f in attrs.fields(type(step)):
         if f.name in ("tile", "tiles", "joker", "other_tile"):
             yield from _ints(getattr(step, f.name))
@@ -149,7 +149,7 @@ def test_hidden_tiles_do_not_change_what_a_seat_is_sent() -> None:
             if game.state.phase.value == "take":
                 game.apply(Draw(), seat=seat)
             drawn = [e for e in game.events if isinstance(e, ev.Drew)]
-            discards = [s for s in game.legal_steps(seat) if s.kind == "discard"]
+            discards = [s for s in game.legal_steps(seat) if isinstance(s, Discard)]
             tile = drawn[-1].tile if drawn and seat == 1 else game.state.seats[seat].rack[0]
             game.apply(next(s for s in discards if s.tile == tile), seat=seat)
         streams.append(
