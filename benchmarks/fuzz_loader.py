@@ -367,6 +367,21 @@ def record_invariants(record: Any, data: Any) -> str | None:
     return None
 
 
+def message_invariants(kind: str, loaded: Any) -> str | None:
+    """A loaded view lists its legal steps and dumps back to what loads equal; a
+    loaded step dumps back to what loads equal."""
+    again: Any
+    try:
+        if kind == "view":
+            loaded.legal_steps()
+            again = serde.load_view(serde.dump_view(loaded, with_rules=False), loaded.rules)
+        else:
+            again = serde.load_step(serde.dump_step(loaded))
+    except Exception as err:  # a loaded message must be usable
+        return f"loaded {kind} fails: {type(err).__name__}: {err}"
+    return None if again == loaded else f"{kind} does not load back equal"
+
+
 # -- the run ----------------------------------------------------------------------------------
 
 
@@ -374,9 +389,15 @@ def run(cases: int = 2000, *, seed: int = 0, games: int = 2) -> dict[str, Any]:
     """Load ``cases`` mutations and count the outcomes (see the module's doc)."""
     started = time.perf_counter()
     docs: list[tuple[str, dict[str, Any]]] = []
+    rules_of: dict[int, Any] = {}
     for game in sample_games(games, seed=seed):
         docs.append(("game", serde.dump_game(game)))
         docs.append(("record", serde.dump_record(game)))
+        for seat in range(game.state.players):
+            rules_of[len(docs)] = game.rules
+            docs.append(("view", serde.dump_view(game.view(seat), with_rules=False)))
+        fielded = [serde.dump_step(s) for s in game.legal_steps()]
+        docs.extend(("step", data) for data in fielded[:8] if len(data) > 1)
     rng = random.Random(seed)
     codes: Counter[str] = Counter()
     mutations: Counter[str] = Counter()
@@ -391,15 +412,24 @@ def run(cases: int = 2000, *, seed: int = 0, games: int = 2) -> dict[str, Any]:
     }
     examples: list[str] = []
     for _ in range(cases):
-        kind, doc = rng.choice(docs)
+        index = rng.randrange(len(docs))
+        kind, doc = docs[index]
         how, data = mutate(doc, rng)
         mutations[how] += 1
         out["cases"] += 1
+        loaded: Any
         try:
-            if kind == "game":
-                loaded: Any = (
-                    serde.loads_game(data) if isinstance(data, str) else serde.load_game(data)
+            if kind == "view":
+                rules = rules_of[index]
+                loaded = (
+                    serde.loads_view(data, rules)
+                    if isinstance(data, str)
+                    else serde.load_view(data, rules)
                 )
+            elif kind == "step":
+                loaded = serde.loads_step(data) if isinstance(data, str) else serde.load_step(data)
+            elif kind == "game":
+                loaded = serde.loads_game(data) if isinstance(data, str) else serde.load_game(data)
             else:
                 loaded = (
                     serde.loads_record(data) if isinstance(data, str) else serde.load_record(data)
@@ -419,9 +449,12 @@ def run(cases: int = 2000, *, seed: int = 0, games: int = 2) -> dict[str, Any]:
             continue
         out["accepted"] += 1
         accepted[how] += 1
-        problem = (
-            game_invariants(loaded, data) if kind == "game" else record_invariants(loaded, data)
-        )
+        if kind in ("view", "step"):
+            problem = message_invariants(kind, loaded)
+        elif kind == "game":
+            problem = game_invariants(loaded, data)
+        else:
+            problem = record_invariants(loaded, data)
         if problem is not None:
             out["accepted_but_invariant_broken"] += 1
             if len(examples) < 10:

@@ -17,6 +17,7 @@ from typing import ClassVar, Self
 import attrs
 
 from ..lipire import End
+from .steps import Step
 
 __all__ = [
     "Announced",
@@ -81,7 +82,9 @@ def _hidden(ids: tuple[int | None, ...]) -> tuple[int | None, ...]:
 
 @attrs.frozen(weakref_slot=False)
 class DealerChosen(_Event):
-    """Chance: the first dealer, drawn at random (DEAL-01); the starter is the next seat."""
+    """The round's dealer (DEAL-01): drawn at random, or the seat before the starter
+    given (``Game.new(starter=…)``, an explicit deal); the starter is the next seat.
+    Every round's event log begins with it, a replayed one too."""
 
     kind: ClassVar[str] = "dealer_chosen"
     chance: ClassVar[bool] = True
@@ -280,8 +283,22 @@ class RoundScored(_Event):
 
 @attrs.frozen(weakref_slot=False)
 class StepUndone(_Event):
+    """``seat`` took ``step`` back (:meth:`Game.undo <remi_rules.engine.Game.undo>`),
+    and what that reversed, for a frontend to animate: ``to_rack`` came back to the
+    rack (from the table, or a swapped tile), ``from_rack`` left it (a taken tile back
+    to the row or the atu, a swapped joker back to its meld), ``to_row`` went back to
+    the row, ``melds_removed`` are the table's meld numbers that are gone, and
+    ``atu_returned`` says the atu lies face up again.  ``str(event.step)`` is the step
+    in words.  Everything named was in sight of the whole table."""
+
     kind: ClassVar[str] = "step_undone"
-    step: str
+    step: Step
+    seat: int = 0
+    to_rack: tuple[int, ...] = ()
+    from_rack: tuple[int, ...] = ()
+    to_row: tuple[int, ...] = ()
+    melds_removed: tuple[int, ...] = ()
+    atu_returned: bool = False
 
 
 Event = (

@@ -219,6 +219,23 @@ def _automation(automation: object) -> Automation | None:
     return automation
 
 
+def _undone(step: Step, current: GameState, after: GameState) -> StepUndone:
+    """The :class:`StepUndone` of going back from ``current`` to ``after``."""
+    seat = current.current
+    now, then = current.seats[seat].rack, after.seats[seat].rack
+    had, has, row_now = set(now), set(then), set(current.row)
+    kept = len(after.table.melds)
+    return StepUndone(
+        step,
+        seat,
+        to_rack=tuple(i for i in then if i not in had),
+        from_rack=tuple(i for i in now if i not in has),
+        to_row=tuple(i for i in after.row if i not in row_now),
+        melds_removed=tuple(range(kept, len(current.table.melds))),
+        atu_returned=after.atu_face_up and not current.atu_face_up,
+    )
+
+
 class Game:
     """One round of Remi: a :class:`GameState` plus its history (for :meth:`undo`,
     :meth:`record` and :meth:`replay`).
@@ -312,17 +329,13 @@ class Game:
         chance = _RecordingChance(RandomChance(rng), log)
         events: list[Event] = []
         if starter is None:
-            if deal is None:
-                dealer = rng.randrange(n)
-                events.append(DealerChosen(dealer))
-                starter = (dealer + 1) % n
-            else:
-                starter = 0
+            starter = (rng.randrange(n) + 1) % n if deal is None else 0
         if type(starter) is not int:
             raise TypeError(f"starter must be a seat number (int), not {type(starter).__name__}")
         if not 0 <= starter < n:
             raise EngineArgumentError(EngineErrorCode.BAD_SEAT, seat=starter, players=n)
         dealer = (starter - 1) % n
+        events.append(DealerChosen(dealer))
         if deal is None:
             order = list(range(106))
             rng.shuffle(order)
@@ -397,8 +410,8 @@ class Game:
             chance=tuple(record.chance[: scripted.position]),
         )
         game = cls(state, record=base, chance=chance)
-        game.deal_events = dealt
-        game._events = list(dealt)
+        game.deal_events = (DealerChosen(record.dealer), *dealt)
+        game._events = list(game.deal_events)
         steps = record.steps if upto is None else record.steps[:upto]
         for k, step in enumerate(steps):
             try:
@@ -654,7 +667,7 @@ class Game:
             self._rescue = len(self._undo)
         self._state = state
         self._steps.append(Undo())
-        return (StepUndone(str(step)),)
+        return (_undone(step, current, state),)
 
     def _undo_target(self, step: Undo) -> tuple[GameState, Step, int]:
         if self._state.phase is Phase.OVER:

@@ -25,7 +25,9 @@ from ..engine.view import PlayerView
 from ..errors import RemiError
 from ..errors import StateErrorCode as _S
 from ..ruleset import Ruleset, require_ruleset
+from ..scoring import RoundResult
 from ._bounds import _fail, _parse_json, _scan, _show, _wrong_type
+from ._convert import unstructure
 from ._forms import _FINGERPRINT, _RULES, _STEP, _VIEW, MAX_DOCUMENT_BYTES
 from ._migrations import current_version
 from ._spec import _Const, _Ctx
@@ -35,6 +37,7 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "dump_error",
     "dump_event",
+    "dump_result",
     "dump_step",
     "dumps_step",
     "load_step",
@@ -121,6 +124,18 @@ def dump_event(event: Event, *, seat: int | _Full | None) -> dict[str, Any]:
         value = getattr(seen, f.name)
         data[f.name] = _STEP.dump(value) if isinstance(value, _Step) else _plain(value)
     return data
+
+
+def dump_result(result: RoundResult) -> dict[str, Any]:
+    """The round's score breakdown (:class:`~remi_rules.scoring.RoundResult`) as JSON
+    data: every seat's terms (``melded``, ``credits``, ``rack``, the bonuses, a flat
+    penalty, the multiplier and its reasons, ``total``), the ``winners``, the joc dublu
+    and the ``totals``; the racks themselves are in the round's last
+    :class:`~remi_rules.engine.events.RoundEnded`."""
+    if not isinstance(result, RoundResult):
+        raise TypeError(f"result must be a RoundResult, not {type(result).__name__}")
+    data: dict[str, Any] = unstructure(result)
+    return {"kind": "round_result", **data, "totals": list(result.totals)}
 
 
 def dump_error(error: RemiError, lang: str = "en") -> dict[str, Any]:
