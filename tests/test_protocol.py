@@ -502,3 +502,49 @@ def test_an_undo_says_what_it_reverses() -> None:
     assert sorted(undone.to_rack) == sorted(meld.tiles)
     assert undone.melds_removed == (tables,) and undone.from_rack == () and undone.seat == seat
     assert game.events[-1] == undone
+
+
+# -- the messages' JSON Schemas (docs/schema/) ----------------------------------------------
+
+
+def _schema_validator(name: str) -> Any:
+    import jsonschema
+
+    schema = dict(serde.SCHEMAS[name]())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def test_every_message_of_random_rounds_matches_its_schema() -> None:
+    names = ("step", "event", "view", "error", "result")
+    check = {n: _schema_validator(f"{n}.schema.json") for n in names}
+    seen: set[str] = set()
+    for preset in PRESETS:
+        rules = attrs.evolve(variants.get(preset), max_turns_per_round=30)
+        game = Game.new(rules, 3, seed=f"schema-{preset}")
+        rng = random.Random(2)
+
+        def on_step(g: Game) -> None:
+            for step in g.legal_steps()[:20]:
+                check["step"].validate(serde.dump_step(step))
+            for seat in (None, 0, 1, 2):
+                check["event"].validate(serde.dump_event(g.events[-1], seat=seat))
+                if seat is not None:
+                    for with_rules in (True, False):
+                        view = serde.dump_view(g.view(seat), with_rules=with_rules)
+                        check["view"].validate(json.loads(json.dumps(view)))
+            seen.update(e.kind for e in g.events)
+
+        random_round(game, rng, on_step, max_steps=300)
+        for event in game.events:
+            check["event"].validate(serde.dump_event(event, seat=serde.FULL))
+        result = game.result()
+        if result is not None:
+            check["result"].validate(json.loads(json.dumps(serde.dump_result(result))))
+        try:
+            game.apply(Draw(), seat=0)
+        except IllegalStepError as err:
+            check["error"].validate(serde.dump_error(err, "ro"))
+    assert {"dealt", "drew", "melded", "round_ended", "step_undone"} <= seen
+    bad = {"kind": "drew", "seat": 1, "tile": "42"}
+    assert not check["event"].is_valid(bad)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from ._forms import _GAME_DOC, _RECORD_DOC
+from ._message_schema import MESSAGE_SCHEMAS
 from ._migrations import current_version
 from ._spec import _Obj
 
@@ -55,7 +56,11 @@ def record_schema() -> dict[str, Any]:
     )
 
 
-SCHEMAS: Final = {"game.schema.json": game_schema, "record.schema.json": record_schema}
+SCHEMAS: Final = {
+    "game.schema.json": game_schema,
+    "record.schema.json": record_schema,
+    **MESSAGE_SCHEMAS,
+}
 """The schema files of docs/schema/ and the functions that write them."""
 
 
