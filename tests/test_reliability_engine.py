@@ -627,6 +627,23 @@ CALLS: dict[str, list[tuple[str, Callable[[], object], Any]]] = {
         ("view 5", lambda: _game().view(5), _coded(EngineErrorCode.BAD_SEAT)),
         ("view -1", lambda: _game().view(-1), _coded(EngineErrorCode.BAD_SEAT)),
         ("view str", lambda: _game().view("0"), TYPE),  # type: ignore[arg-type]
+        ("events_for 5", lambda: _game().events_for(5), _coded(EngineErrorCode.BAD_SEAT)),
+        ("events_for str", lambda: _game().events_for("0"), TYPE),  # type: ignore[arg-type]
+        ("sender str", lambda: _game().sender("draw"), TYPE),  # type: ignore[arg-type]
+        ("legal_steps 9", lambda: _game().legal_steps(9), _coded(EngineErrorCode.BAD_SEAT)),
+        ("legal_steps seat str", lambda: _game().legal_steps("1"), TYPE),  # type: ignore[arg-type]
+        (
+            "apply another seat's step",
+            lambda: _game().apply(Draw(), seat=(_game().state.current + 1) % 2),
+            _coded(StepErrorCode.NOT_YOUR_STEP),
+        ),
+        ("apply seat 7", lambda: _game().apply(Draw(), seat=7), _coded(EngineErrorCode.BAD_SEAT)),
+        ("verify seat str", lambda: _game().verify(Draw(), seat="0"), TYPE),  # type: ignore[arg-type]
+        (
+            "can seat huge",
+            lambda: _game().can(Draw(), seat=10**5000),
+            _coded(EngineErrorCode.BAD_SEAT),
+        ),
         ("undo nothing", lambda: _game().undo(), _coded(StepErrorCode.NOTHING_TO_UNDO)),
         (
             "apply discard 999",

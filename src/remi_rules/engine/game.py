@@ -30,8 +30,9 @@ from ..errors import (
 )
 from ..ruleset import ClosingTileMode, Ruleset, require_ruleset
 from ..scoring import RoundResult, SeatEnd, score_round
+from ._history import _random_of, _RecordingChance, _ReplayChance, _undone
 from ._typed import of_type
-from .events import Announced, DealerChosen, Event, RoundScored, StepUndone
+from .events import Announced, DealerChosen, Event, RoundScored
 from .legal import can_end_turn
 from .legal import legal_steps as _legal_steps
 from .state import GameState, Phase
@@ -46,7 +47,7 @@ from .steps import (
     Undo,
     _Step,
 )
-from .transition import Chance, NoChance, RandomChance, ScriptedChance, apply_step
+from .transition import Chance, NoChance, RandomChance, apply_step
 from .transition import deal as deal_tiles
 from .view import PlayerView
 
@@ -148,56 +149,6 @@ def score_state(state: GameState) -> RoundResult:
     )
 
 
-class _RecordingChance:
-    def __init__(self, inner: Chance, log: list[tuple[int, ...]]) -> None:
-        self.inner = inner
-        self.log = log
-
-    def shuffle(self, ids: tuple[int, ...]) -> tuple[int, ...]:
-        out = self.inner.shuffle(ids)
-        self.log.append(out)
-        return out
-
-
-class _ReplayChance:
-    """The chance of a replayed game: while :meth:`Game.replay` applies the record's
-    steps, the recorded outcomes strictly (:class:`ScriptedChance`: a missing or wrong
-    one is ``state_bad_record``); once it has (``live``), the game goes on like a live
-    one: the outcomes left in the record (those of its steps after ``upto``, for a
-    caller re-applying them), as long as each is a permutation of the tiles shuffled,
-    then shuffles by ``rng``."""
-
-    def __init__(self, outcomes: Sequence[tuple[int, ...]], rng: random.Random) -> None:
-        self.scripted = ScriptedChance(list(outcomes))
-        self.random = RandomChance(rng)
-        self.live = False
-
-    def shuffle(self, ids: tuple[int, ...]) -> tuple[int, ...]:
-        scripted = self.scripted
-        if not self.live:
-            return scripted.shuffle(ids)
-        if scripted.position < len(scripted.outcomes):
-            if sorted(scripted.outcomes[scripted.position]) == sorted(ids):
-                return scripted.shuffle(ids)
-            scripted.position = len(scripted.outcomes)  # the game went another way
-        return self.random.shuffle(ids)
-
-
-def _random_of(seed: object) -> random.Random:
-    """The generator of a replayed or loaded game's future chance: ``seed`` an int or
-    a str (``random.Random(seed)``), a :class:`random.Random` (used as it is, and
-    advanced), or None for fresh randomness from the operating system
-    (``random.Random()`` seeds itself from ``os.urandom``).  Anything else is a
-    :class:`TypeError`."""
-    if seed is None:
-        return random.Random()
-    if isinstance(seed, random.Random):
-        return seed
-    if isinstance(seed, int | str) and not isinstance(seed, bool):
-        return random.Random(seed)
-    raise TypeError(f"seed must be an int, a str or a random.Random, not {type(seed).__name__}")
-
-
 def _players(players: object) -> int:
     if (
         isinstance(players, bool)
@@ -217,23 +168,6 @@ def _automation(automation: object) -> Automation | None:
     if automation is not None and not isinstance(automation, Automation):
         raise TypeError(f"automation must be an Automation, not {type(automation).__name__}")
     return automation
-
-
-def _undone(step: Step, current: GameState, after: GameState) -> StepUndone:
-    """The :class:`StepUndone` of going back from ``current`` to ``after``."""
-    seat = current.current
-    now, then = current.seats[seat].rack, after.seats[seat].rack
-    had, has, row_now = set(now), set(then), set(current.row)
-    kept = len(after.table.melds)
-    return StepUndone(
-        step,
-        seat,
-        to_rack=tuple(i for i in then if i not in had),
-        from_rack=tuple(i for i in now if i not in has),
-        to_row=tuple(i for i in after.row if i not in row_now),
-        melds_removed=tuple(range(kept, len(current.table.melds))),
-        atu_returned=after.atu_face_up and not current.atu_face_up,
-    )
 
 
 class Game:

@@ -56,11 +56,15 @@ def record_schema() -> dict[str, Any]:
     )
 
 
-SCHEMAS: Final = {
-    "game.schema.json": game_schema,
-    "record.schema.json": record_schema,
-    **MESSAGE_SCHEMAS,
-}
+SCHEMAS: Final = dict(
+    sorted(
+        {
+            "game.schema.json": game_schema,
+            "record.schema.json": record_schema,
+            **MESSAGE_SCHEMAS,
+        }.items()
+    )
+)
 """The schema files of docs/schema/ and the functions that write them."""
 
 

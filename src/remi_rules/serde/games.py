@@ -14,7 +14,7 @@ from ..engine import (
     GameState,
     PlayerView,
 )
-from ..engine.game import _random_of
+from ..engine._history import _random_of
 from ..engine.problems import first_problem
 from ..errors import (
     InvalidMeldError,
