@@ -265,3 +265,33 @@ def any_row_take(state: GameState) -> bool:
             return False
         return True
     return False
+
+
+def obligation_still_possible(state: GameState) -> bool:
+    """For an opened player's pending turn with a take from the row: whether its
+    obligation (RUPE-01/08) can still be met from the rack as it is now, leaving a tile
+    to end the turn with: the picked tile is still on the rack and makes a justifying
+    meld with the tiles that count as its own, or may be laid off.  (A player who had
+    not opened must also open, which this does not judge: True.)  The engine's undo
+    cap uses it: past the cap, a step after which this is false, while the turn cannot
+    end, would strand the turn."""
+    turn = state.pending
+    if turn is None or not turn.opened_before or turn.obligation is None:
+        return True
+    ob = turn.obligation
+    seat = state.seats[state.current]
+    rack = set(seat.rack)
+    if ob.picked not in rack:
+        return False  # put down, and the turn still cannot end
+    rules = state.rules
+    if rules.take_discard_may_layoff and layable_ids(state, (ob.picked,), state.current):
+        return True
+    return rupere.can_justify(
+        ob.picked,
+        [i for i in ob.rack_before_take if i in rack],
+        rules,
+        also_taken=[i for i in ob.also_taken if i in rack],
+        acquired_later=[i for i in turn.swapped_jokers if i in rack],
+        min_left=1,
+        jokers=state.table.jokers,
+    )

@@ -31,6 +31,7 @@ from ..errors import (
 from ..ruleset import ClosingTileMode, Ruleset, require_ruleset
 from ..scoring import RoundResult, SeatEnd, score_round
 from ._history import _random_of, _RecordingChance, _ReplayChance, _undone
+from ._takes import obligation_still_possible
 from ._typed import of_type
 from .events import Announced, DealerChosen, Event, RoundScored
 from .legal import can_end_turn
@@ -475,7 +476,13 @@ class Game:
                 return err
             strands = not can_end_turn(after)
         else:
-            return None
+            # A take past the cap with the stock out: the turn cannot end until the
+            # take's obligation is met, so a step that makes it impossible strands it.
+            try:
+                after, _ = apply_step(state, step, NoChance())
+            except IllegalStepError as err:
+                return err
+            strands = not can_end_turn(after) and not obligation_still_possible(after)
         if not strands:
             return None
         return IllegalStepError(StepErrorCode.UNDO_LIMIT, step=step.kind, limit=MAX_UNDOS_PER_TURN)
