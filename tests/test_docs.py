@@ -309,3 +309,50 @@ def test_site_hook_reads_lists_as_github_does() -> None:
     for page in sorted(DOCS.rglob("*.md")):
         source = page.read_text(encoding="utf-8")
         assert gfm(source).split() == source.split(), page
+
+
+# -- rule-ID wildcards (OPEN-*) are text, not emphasis ---------------------------------------
+
+_WILDCARD_RE = re.compile(r"\b[A-Z]+-\*")
+"""A rule-ID wildcard whose ``*`` Markdown would read as emphasis (``OPEN-\\*`` is not)."""
+_FENCE_RE = re.compile(r"^ *(```+|~~~+)")
+_CODE_SPAN_RE = re.compile(r"(`+).+?\1")
+
+
+def _bare_wildcards(markdown: str) -> list[tuple[int, str]]:
+    """The lines (1-based) of ``markdown`` with a rule-ID wildcard outside code: fenced
+    blocks and code spans are skipped; the convention is ``OPEN-\\*``."""
+    found: list[tuple[int, str]] = []
+    fence: str | None = None
+    for number, line in enumerate(markdown.split("\n"), start=1):
+        if fence is not None:
+            if line.strip().startswith(fence):
+                fence = None
+            continue
+        opening = _FENCE_RE.match(line)
+        if opening:
+            fence = opening[1]
+            continue
+        if _WILDCARD_RE.search(_CODE_SPAN_RE.sub("", line)):
+            found.append((number, line))
+    return found
+
+
+def test_bare_wildcards_finds_only_prose() -> None:
+    text = "Rules OPEN-*, `DEAL-*`, ``TURN-*``, TIE-\\*.\n```text\nLIPI-*\n```\nand JOLY-*"
+    assert _bare_wildcards(text) == [
+        (1, "Rules OPEN-*, `DEAL-*`, ``TURN-*``, TIE-\\*."),
+        (5, "and JOLY-*"),
+    ]
+
+
+def test_no_page_has_a_bare_rule_id_wildcard() -> None:
+    # Markdown reads the "*" of "OPEN-*" as emphasis: the pages write "OPEN-\*" (rendered
+    # "OPEN-*", like any rule ID) or put it in backticks; the docstrings' wildcards are
+    # escaped at build time by tools/griffe_rst.py.
+    found = [
+        f"{page.relative_to(DOCS)}:{number}: {line}"
+        for page in sorted(DOCS.rglob("*.md"))
+        for number, line in _bare_wildcards(page.read_text(encoding="utf-8"))
+    ]
+    assert not found, "write a rule-ID wildcard as OPEN-\\*:\n" + "\n".join(found)
