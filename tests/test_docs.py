@@ -356,3 +356,14 @@ def test_no_page_has_a_bare_rule_id_wildcard() -> None:
         for number, line in _bare_wildcards(page.read_text(encoding="utf-8"))
     ]
     assert not found, "write a rule-ID wildcard as OPEN-\\*:\n" + "\n".join(found)
+
+
+def test_site_header_shows_the_package_version() -> None:
+    import remi_rules
+
+    hooks = _mkdocs_hooks()
+    version = hooks.project_version()
+    assert version == remi_rules.__version__  # pyproject.toml and the package agree
+    config = type("Config", (), {"site_name": "remi_rules"})()
+    assert hooks.on_config(config).site_name == f"remi_rules {version}"
+    assert hooks.on_config(config).site_name == f"remi_rules {version}"  # not twice
