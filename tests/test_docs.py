@@ -260,6 +260,20 @@ def test_converter_roles_lists_and_definitions() -> None:
     assert module.convert(wrapped) == wrapped.rstrip()
 
 
+def test_converter_simple_tables() -> None:
+    convert = _griffe_rst().convert
+    table = "Keys:\n\n=====  ====\n``a``  one\n       more\nb      two | 2\n=====  ====\n\nAfter."
+    assert convert(table) == (
+        "Keys:\n\n|  |  |\n| --- | --- |\n| ``a`` | one more |\n| b | two \\| 2 |\n\nAfter."
+    )
+    headed = "==  =====\nk   what\n==  =====\nx   :class:`~a.B`\n==  =====\n"
+    assert convert(headed) == (
+        '| k | what |\n| --- | --- |\n| x | <autoref identifier="a.B" optional>`B`</autoref> |'
+    )
+    unclosed = "==  ==\nx   y\n"
+    assert convert(unclosed) == unclosed.rstrip()
+
+
 def test_converter_leaves_no_rest_in_the_package_docstrings() -> None:
     module = _griffe_rst()
     import griffe
