@@ -13,6 +13,9 @@ built* (the source files are never changed):
 * a reST definition-list item (a line followed directly by a more indented one)
   becomes a bold term and its dedented definition;
 * a list that follows a paragraph line gets the blank line Markdown needs;
+* a reST simple table (columns under ``===  ===`` borders, a row whose first cell is
+  empty continuing the one above) becomes a Markdown table, its header row the one
+  above the second border if the table has three;
 * the ``*`` of a rule-ID wildcard (``SCORE-*``) is escaped, so it is not emphasis;
 * a role (``:class:``, ``:func:``, ``:meth:``, ``:attr:``, ``:data:``, ``:mod:``,
   ``:exc:``, ``:obj:``) becomes an *optional* cross-reference: resolved in the
@@ -41,6 +44,7 @@ ROLE_RE = re.compile(r":(?:py:)?(class|func|meth|attr|data|mod|exc|obj):`([^`]+)
 _CODE_RE = re.compile(r"(`+).+?\1")
 _WILDCARD_RE = re.compile(r"(?<=[A-Z]-)\*")
 
+_BORDER_RE = re.compile(r"^ *=+(?: +=+)+ *$")
 _LIST_RE = re.compile(r"^\s*(?:[*+-]|\d+[.)])\s+\S")
 _FENCE_RE = re.compile(r"^\s*(```|~~~)")
 
@@ -92,6 +96,59 @@ def _open_code(line: str, run: str | None) -> str | None:
     rest = _CODE_RE.sub("", rest)
     opening = re.search(r"`+", rest)
     return opening[0] if opening else None
+
+
+def _table(rows: list[str], border: str) -> list[list[str]]:
+    """The cells of a reST simple table's ``rows``, cut at the columns of ``border``; a
+    row whose first cell is empty continues the row above."""
+    starts = [m.start() for m in re.finditer(r"=+", border)]
+    cells: list[list[str]] = []
+    for row in rows:
+        if not row.strip():
+            continue
+        bounds = [*starts[1:], len(row)]
+        cut = [row[a:b].strip() for a, b in zip(starts, bounds, strict=True)]
+        if cells and not cut[0]:
+            cells[-1] = [f"{old} {new}".strip() for old, new in zip(cells[-1], cut, strict=True)]
+        else:
+            cells.append(cut)
+    return cells
+
+
+def _tables(lines: list[str]) -> list[str]:
+    """The reST simple tables of ``lines`` rewritten as Markdown tables.  It runs before
+    the roles are rewritten, while the columns still line up with the borders."""
+    out: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        if not _BORDER_RE.match(line):
+            out.append(line)
+            i += 1
+            continue
+        segments: list[list[str]] = [[]]
+        j = i + 1
+        while j < n and not (lines[j].rstrip() == line.rstrip() and len(segments) == 3):
+            if lines[j].rstrip() == line.rstrip():
+                if j + 1 == n or not lines[j + 1].strip():
+                    break  # the closing border
+                segments.append([])
+            else:
+                segments[-1].append(lines[j])
+            j += 1
+        if j >= n or len(segments) > 2 or not any(s.strip() for s in segments[-1]):
+            out.append(line)  # not a table after all
+            i += 1
+            continue
+        pad = " " * _indent(line)
+        body = _table(segments[-1], line)
+        head = _table(segments[0], line) if len(segments) == 2 else [[""] * len(body[0])]
+        for k, row in enumerate([*head, *body]):
+            out.append(pad + "| " + " | ".join(c.replace("|", "\\|") for c in row) + " |")
+            if k == len(head) - 1:
+                out.append(pad + "|" + " --- |" * len(row))
+        i = j + 1
+    return out
 
 
 def _blocks(lines: list[str]) -> Iterator[str]:
@@ -214,7 +271,8 @@ def convert(text: str, resolve: Resolver = lambda target: target) -> str:
     get('x')
     ```
     """
-    return "\n".join(_blocks(_roles(text, resolve).splitlines())).rstrip("\n")
+    lines = _roles("\n".join(_tables(text.splitlines())), resolve).splitlines()
+    return "\n".join(_blocks(lines)).rstrip("\n")
 
 
 def _canonical(collection: griffe.ModulesCollection, path: str) -> str | None:

@@ -13,14 +13,22 @@ time only, the way GitHub reads it:
 * a list item indented under another item is re-indented to four spaces per level.
 
 Fenced code blocks are left alone.
+
+:func:`on_config` puts the package's version in the site name, so the header shows
+``remi_rules 0.1.0``: the version is read from pyproject.toml (``[project] version``,
+the one the package is built with, :func:`project_version`), never written twice.
 """
 
 from __future__ import annotations
 
 import re
+import tomllib
+from pathlib import Path
 from typing import Any
 
-__all__ = ["gfm_lists", "on_page_markdown"]
+__all__ = ["gfm_lists", "on_config", "on_page_markdown", "project_version"]
+
+PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
 
 _ITEM_RE = re.compile(r"^( *)(?:[*+-]|(\d+)[.)]) +\S")
 _FENCE_RE = re.compile(r"^ *(```+|~~~+)")
@@ -77,3 +85,21 @@ def gfm_lists(markdown: str) -> str:
 def on_page_markdown(markdown: str, **kwargs: Any) -> str:
     """MkDocs: rewrite each page's lists (:func:`gfm_lists`) before it is rendered."""
     return gfm_lists(markdown)
+
+
+def project_version(pyproject: Path = PYPROJECT) -> str:
+    """The ``[project] version`` of ``pyproject``: the package's version."""
+    with pyproject.open("rb") as fp:
+        version = tomllib.load(fp)["project"]["version"]
+    if not isinstance(version, str):
+        raise TypeError(f"{pyproject}: [project] version is not a string")
+    return version
+
+
+def on_config(config: Any, **kwargs: Any) -> Any:
+    """MkDocs: show the version in the header, as part of the site name
+    (``remi_rules`` → ``remi_rules 0.1.0``)."""
+    version = project_version()
+    if not config.site_name.endswith(f" {version}"):  # once, even if called again
+        config.site_name = f"{config.site_name} {version}"
+    return config

@@ -10,6 +10,8 @@ Every sentence the library and its command line write lives in a catalogue,
 An entry's ``msgctxt`` is its key and its ``msgid`` the English template:
 
 ===================  ===================================================================
+``msgctxt``          the entry
+===================  ===================================================================
 ``<code>``           the message of an error code (:meth:`remi_rules.RemiError.message`)
 ``why:<sub>``        a sub-code held by a detail (also ``reason:``, ``conflict:``,
                      ``shape:``, ``what:``, ``example:``): the sentence it stands for

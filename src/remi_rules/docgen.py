@@ -9,7 +9,16 @@ and the preset modules' docstrings, so they cannot drift from the code::
     python -m remi_rules.docgen docs/presets           # (re)write the pages
     python -m remi_rules.docgen --check docs/presets   # exit 1 and print a diff if stale
 
-The output is deterministic: the same rulesets always give the same bytes.
+It also writes the page of the error codes (:func:`error_codes_page`): for each code
+enum of :mod:`remi_rules.errors`, a table of its codes and their English message
+templates, read from the English catalogue (``locale/en/LC_MESSAGES/remi_rules.po``,
+the ``msgid`` of the entry whose ``msgctxt`` is the code) with Babel, a development
+dependency imported only while the page is generated::
+
+    python -m remi_rules.docgen docs/presets --error-codes docs/api/error-codes.md
+    python -m remi_rules.docgen --check docs/presets --error-codes docs/api/error-codes.md
+
+The output is deterministic: the same rulesets and catalogue always give the same bytes.
 
 >>> page = preset_page("online")
 >>> page.splitlines()[0]
@@ -26,22 +35,29 @@ import argparse
 import difflib
 import enum
 import importlib
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from . import variants
+from . import _i18n, errors, variants
 from .ruleset import KNOB_GROUPS, ClosingAtuTwinEffect, KnobInfo, Ruleset, knobs
 
 __all__ = [
+    "ERROR_CODES_COMMAND",
     "INDEX",
+    "check_error_codes_page",
     "check_pages",
+    "code_enums",
+    "english_templates",
+    "error_codes_page",
     "format_value",
     "main",
     "overview_page",
     "preset_page",
     "render_pages",
+    "write_error_codes_page",
     "write_pages",
 ]
 
@@ -343,11 +359,160 @@ def write_pages(directory: Path) -> list[Path]:
     return changed
 
 
+# -- the error codes (docs/api/error-codes.md) ------------------------------------------------
+
+ERROR_CODES_COMMAND: Final = (
+    "python -m remi_rules.docgen docs/presets --error-codes docs/api/error-codes.md"
+)
+
+ENGLISH_CATALOGUE: Final = (
+    _i18n.LOCALE_DIR / _i18n.SOURCE_LANGUAGE / "LC_MESSAGES" / f"{_i18n.DOMAIN}.po"
+)
+"""The package's English catalogue: its ``msgid`` are the templates of every language."""
+
+_ROLE_RE: Final = re.compile(r":(?:py:)?\w+:`(~?)([^`]+)`")
+_WILDCARD_RE: Final = re.compile(r"(?<=[A-Z]-)\*")
+
+
+def code_enums() -> tuple[type[enum.StrEnum], ...]:
+    """The code enums of :mod:`remi_rules.errors`, in the order they are defined (that of
+    :func:`~remi_rules.errors.all_codes`).
+
+    >>> [e.__name__ for e in code_enums()][:3]
+    ['TileErrorCode', 'MeldErrorCode', 'OpeningErrorCode']
+    """
+    out: list[type[enum.StrEnum]] = []
+    for code in errors.all_codes():
+        if type(code) not in out:
+            out.append(type(code))
+    return tuple(out)
+
+
+def english_templates(path: Path = ENGLISH_CATALOGUE) -> dict[str, str]:
+    """The English templates of the catalogue at ``path`` by ``msgctxt`` (singular entries;
+    a plural one gives its singular form).  Needs Babel (a development dependency)."""
+    from babel.messages.pofile import read_po  # only here: the library does not need it
+
+    with path.open("rb") as fp:
+        catalogue = read_po(fp, locale=_i18n.SOURCE_LANGUAGE, domain=_i18n.DOMAIN)
+    out: dict[str, str] = {}
+    for message in catalogue:
+        if message.context is None:
+            continue
+        msgid = message.id
+        out[message.context] = msgid if isinstance(msgid, str) else str(msgid[0])
+    return out
+
+
+def _role_text(match: re.Match[str]) -> str:
+    """A Sphinx role as the code span Sphinx would show (``~a.b.C`` → ``C``)."""
+    target = match[2].rsplit("<", 1)[-1].rstrip(">").strip()
+    return f"`{target.rsplit('.', 1)[-1] if match[1] else target}`"
+
+
+def _summary(doc: str | None) -> str:
+    """The first paragraph of a docstring as one markdown line: roles and ``code`` as
+    code spans, rule-ID wildcards escaped (``OPEN-\\*``)."""
+    first = " ".join((doc or "").strip().split("\n\n", 1)[0].split())
+    first = _ROLE_RE.sub(_role_text, first).replace("``", "`")
+    parts = first.split("`")
+    parts[::2] = [_WILDCARD_RE.sub(r"\\*", part) for part in parts[::2]]
+    return "`".join(parts)
+
+
+def error_codes_page(templates: dict[str, str] | None = None) -> str:
+    """The markdown page of every error code and its English message template, one
+    table per code enum of :mod:`remi_rules.errors`.  ``templates`` defaults to
+    :func:`english_templates`; a code without one is a :class:`ValueError`."""
+    if templates is None:
+        templates = english_templates()
+    enums = code_enums()
+    missing = [code.value for code in errors.all_codes() if code.value not in templates]
+    if missing:
+        raise ValueError(f"codes without an English message: {', '.join(missing)}")
+    count = sum(len(e) for e in enums)
+    out: list[str] = [
+        "# Error codes",
+        "",
+        f"<!-- Generated by `{ERROR_CODES_COMMAND}`",
+        "from remi_rules.errors and the English catalogue; do not edit by hand. -->",
+        "",
+        "Every error of `remi_rules` has a `code`, a member of one of the code enums of",
+        "[`remi_rules.errors`](errors.md); `err.message(lang)` writes the catalogue entry",
+        "whose `msgctxt` is the code ([the messages](errors.md#messages)). Each table below",
+        "lists an enum's codes (the values a frontend receives, e.g. in",
+        "`serde.dump_error`) with their English message templates, the `msgid` of",
+        "`src/remi_rules/locale/en/LC_MESSAGES/remi_rules.po`; a placeholder such as",
+        "`{tile}` names a key of the error's `details`, and `{points:points}` writes that",
+        "number with its noun ([languages.md](../languages.md)).",
+        "This page is generated from the enums and the catalogue;",
+        "`tests/test_docs.py` fails if it is out of date.",
+        "",
+        f"{count} codes in {len(enums)} enums: "
+        + ", ".join(f"[`{e.__name__}`](#{e.__name__.lower()})" for e in enums)
+        + ".",
+        "",
+    ]
+    for code_enum in enums:
+        out += [
+            f"## `{code_enum.__name__}`",
+            "",
+            f"[`{code_enum.__name__}`][{code_enum.__module__}.{code_enum.__qualname__}]: "
+            f"{_summary(code_enum.__doc__)}",
+            "",
+            "| Code | English message template |",
+            "|---|---|",
+        ]
+        out += [
+            f"| `{code.value}` | {_cell(_code_span(templates[code.value]))} |" for code in code_enum
+        ]
+        out.append("")
+    return "\n".join(out)
+
+
+def _code_span(text: str) -> str:
+    """``text`` as a markdown code span (its ``<``, ``_`` and ``[`` stay literal)."""
+    ticks = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def check_error_codes_page(path: Path) -> list[str]:
+    """The unified diff between the page at ``path`` and a fresh :func:`error_codes_page`
+    (a missing page shows as a diff from an empty file); empty when it is up to date."""
+    expected = error_codes_page()
+    actual = path.read_text(encoding="utf-8") if path.exists() else ""
+    if actual == expected:
+        return []
+    return list(
+        difflib.unified_diff(
+            actual.splitlines(keepends=True),
+            expected.splitlines(keepends=True),
+            fromfile=str(path),
+            tofile=f"{path} (generated)",
+        )
+    )
+
+
+def write_error_codes_page(path: Path) -> bool:
+    """Write :func:`error_codes_page` to ``path`` (its folder created if needed); whether
+    the content changed."""
+    text = error_codes_page()
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8", newline="\n")
+    return True
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m remi_rules.docgen [--check] [DIRECTORY]`` (default ``docs/presets``)."""
+    """``python -m remi_rules.docgen [--check] [DIRECTORY] [--error-codes FILE]``
+    (``DIRECTORY`` defaults to ``docs/presets``; the error codes page is generated or
+    checked only when ``--error-codes`` names it)."""
     parser = argparse.ArgumentParser(
         prog="python -m remi_rules.docgen",
-        description="Generate (or check) the preset pages and their index from the Ruleset values.",
+        description="Generate (or check) the preset pages and their index from the Ruleset "
+        "values, and the error codes page from remi_rules.errors and the English catalogue.",
     )
     parser.add_argument(
         "directory",
@@ -357,19 +522,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="where the pages are (default: docs/presets)",
     )
     parser.add_argument(
+        "--error-codes",
+        type=Path,
+        metavar="FILE",
+        help="also the error codes page (docs/api/error-codes.md)",
+    )
+    parser.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 and print a diff if stale"
     )
     args = parser.parse_args(argv)
     directory: Path = args.directory
+    codes_page: Path | None = args.error_codes
     if args.check:
+        status = 0
         diff = check_pages(directory)
         if diff:
             sys.stdout.writelines(diff)
             print(f"\npreset pages are out of date; run: {COMMAND}", file=sys.stderr)
-            return 1
-        return 0
+            status = 1
+        diff = check_error_codes_page(codes_page) if codes_page is not None else []
+        if diff:
+            sys.stdout.writelines(diff)
+            print(
+                f"\nthe error codes page is out of date; run: {ERROR_CODES_COMMAND}",
+                file=sys.stderr,
+            )
+            status = 1
+        return status
     for path in write_pages(directory):
         print(f"wrote {path}")
+    if codes_page is not None and write_error_codes_page(codes_page):
+        print(f"wrote {codes_page}")
     return 0
 
 
