@@ -446,6 +446,44 @@ def test_b_past_the_cap_a_turn_can_still_end() -> None:
     assert serde.loads_game(serde.dumps_game(game)).state == game.state
 
 
+@pytest.mark.parametrize(
+    ("preset", "seed", "sampled"),
+    [("rummy45", 1019, 20), ("rummy45", 1022, 20), ("clasic", 1150, 1)],
+)
+def test_b_a_take_past_the_cap_with_the_stock_out_cannot_be_stranded(
+    preset: str, seed: int, sampled: int
+) -> None:
+    # Found by the wide save-and-load run (16 of 900 rounds): a player spent his 64
+    # undos on a take from the row and its undo, took again with the stock out, and
+    # melded the picked tile's partners elsewhere (rummy45 1019, 1022: he had opened),
+    # or melded it in a meld that left his opening out of reach (clasic 1150: he had
+    # not): no step was legal and the round could never end.  The same random plays
+    # now go on.
+    import random
+
+    from reliability_play import random_round
+
+    rng = random.Random(f"{preset} sampled-{seed}")
+    rng.sample(range(1, 400), sampled)  # as the wide run drew its save points
+    game = Game.new(variants.get(preset), 2 + seed % 3, seed=seed)
+    random_round(game, rng, lambda g: None)  # raises AssertionError at a dead end
+
+
+def test_b_a_uniform_player_past_the_cap_always_has_a_step() -> None:
+    # The protocol benchmark's player (uniform over the seat's legal steps, undo
+    # included) met the same dead end in 1 of 60 rounds; this is that round.
+    import random
+
+    rules = attrs.evolve(variants.get("rummy45"), max_turns_per_round=120)
+    game = Game.new(rules, 4, seed="1-rummy45-8")
+    rng = random.Random("1-8")
+    while not game.over:
+        seat = game.state.current
+        legal = game.legal_steps(seat)
+        assert legal, f"no legal step in turn {game.state.turn}"
+        game.apply(rng.choice(legal), seat=seat)
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_b_a_turn_past_the_cap_always_has_a_step(preset: str) -> None:
     # Random rounds in which a turn now and then spends its 64 undos (a table step or

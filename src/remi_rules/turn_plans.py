@@ -50,21 +50,29 @@ def can_open_with(
     *,
     also_taken: Sequence[int] = (),
     jokers: Sequence[JokerHistory] = _NO_HISTORY,
+    melded: Sequence[Meld] = (),
 ) -> bool:
     """OPEN-06, EX-15: can an unopened player who takes ``taken_tile_id`` make his first
     etalare this turn with it?  The taken tile must be in a justifying meld
     (:func:`justifying_melds`), the new melds together must pass
     :func:`~remi_rules.check_opening`, and :func:`~remi_rules.opening.min_rack_after_opening`
     tiles must stay on the rack (OPEN-08).  The other melds are searched exactly by the
-    solver (:func:`remi_rules.best_opening` with the justifying meld ``melded``)."""
+    solver (:func:`remi_rules.best_opening` with the justifying meld ``melded``).
+    ``melded``: melds already put down this turn, which count toward the opening (the
+    question asked again in the middle of the turn)."""
     require_ruleset(rules)
     (picked,) = ids_arg((taken_tile_id,), "taken_tile_id")
     rack = ids_arg(rack_before_take, "rack_before_take")
     also = ids_arg(also_taken, "also_taken")
     distinct((picked,), rack, also)
+    done = tuple(melded)
+    if not all(isinstance(m, Meld) for m in done):
+        raise TypeError("melded must be Meld values")
     keep = min_rack_after_opening(rules)
     for meld, rest in _completions(picked, rack, also, rules, valuer(jokers)):
-        if sum(rest) >= keep and opening_split(rest, rules, min_leftover=keep, melded=[meld]):
+        if sum(rest) >= keep and opening_split(
+            rest, rules, min_leftover=keep, melded=[*done, meld]
+        ):
             return True
     return False
 

@@ -9,6 +9,7 @@ import functools
 import attrs
 
 from .. import rupere
+from .._partition import counts_of
 from .._slots import maker, replacer
 from ..errors import (
     IllegalStepError,
@@ -16,11 +17,14 @@ from ..errors import (
     StepErrorCode,
     TakeErrorCode,
 )
+from ..opening import min_rack_after_opening
 from ..ruleset import (
     Ruleset,
     StockExhausted,
 )
 from ..rupere import TakeObligation
+from ..solver import opening_split
+from ..turn_plans import can_open_with
 from ._common import layable_ids, refuse, replace_seat, wrap
 from .deal import Chance
 from .events import (
@@ -268,30 +272,58 @@ def any_row_take(state: GameState) -> bool:
 
 
 def obligation_still_possible(state: GameState) -> bool:
-    """For an opened player's pending turn with a take from the row: whether its
+    """For a pending turn with a take from the row or of the atu: whether its
     obligation (RUPE-01/08) can still be met from the rack as it is now, leaving a tile
-    to end the turn with: the picked tile is still on the rack and makes a justifying
-    meld with the tiles that count as its own, or may be laid off.  (A player who had
-    not opened must also open, which this does not judge: True.)  The engine's undo
-    cap uses it: past the cap, a step after which this is false, while the turn cannot
-    end, would strand the turn."""
+    to end the turn with, and, for a player who had not opened, his opening too
+    (OPEN-06: the melds put down this turn count toward it).  The engine's undo cap
+    uses it: past the cap, a step after which this is false, while the turn cannot
+    end, would strand the turn.  A pe-tablă declarer's turn (his take must close) is
+    not judged: True."""
     turn = state.pending
-    if turn is None or not turn.opened_before or turn.obligation is None:
+    if turn is None or turn.obligation is None:
         return True
     ob = turn.obligation
     seat = state.seats[state.current]
-    rack = set(seat.rack)
-    if ob.picked not in rack:
-        return False  # put down, and the turn still cannot end
     rules = state.rules
-    if rules.take_discard_may_layoff and layable_ids(state, (ob.picked,), state.current):
+    if seat.declared_pe_tabla and rules.pe_tabla_enabled:
         return True
+    rack = set(seat.rack)
+    table = state.table
+    placed = [table.melds[m].meld for m in turn.new_melds]
+    if ob.picked not in rack:
+        if turn.opened_before:
+            return False  # put down, and the turn still cannot end
+        met = rupere.obligation_met(
+            ob,
+            [table.melds[m].ids for m in turn.new_melds],
+            rules,
+            laid_off=turn.laid_off,
+            acquired_later=turn.swapped_jokers,
+            opened_before_this_turn=False,
+            jokers=table.jokers,
+        )
+        if not met:
+            return False
+        counts = counts_of(table.tile(i) for i in seat.rack)
+        keep = min_rack_after_opening(rules)
+        return opening_split(counts, rules, min_leftover=keep, melded=placed) is not None
+    laid = rules.take_discard_may_layoff and turn.opened_before
+    if laid and layable_ids(state, (ob.picked,), state.current):
+        return True
+    own = [i for i in ob.rack_before_take if i in rack]
+    also = [i for i in ob.also_taken if i in rack]
+    # a joker swapped before the take is already among the rack's own tiles
+    later = [i for i in turn.swapped_jokers if i in rack and i not in own and i not in also]
+    if not turn.opened_before:
+        return can_open_with(
+            ob.picked, own, rules, also_taken=[*also, *later], jokers=table.jokers, melded=placed
+        )
     return rupere.can_justify(
         ob.picked,
-        [i for i in ob.rack_before_take if i in rack],
+        own,
         rules,
-        also_taken=[i for i in ob.also_taken if i in rack],
-        acquired_later=[i for i in turn.swapped_jokers if i in rack],
+        also_taken=also,
+        acquired_later=later,
         min_left=1,
-        jokers=state.table.jokers,
+        jokers=table.jokers,
     )

@@ -459,8 +459,9 @@ class Game:
         """Past the undo cap, what is put down stays, so a step that could be taken back
         is refused (``undo_limit``) where it could leave the turn unable to end: a take
         from the row or of the atu while a draw is legal, and a table step after which
-        no discard or close is legal, unless the turn could not end before it either and
-        has nothing left to undo (a take past the cap when the stock was out).
+        no discard or close is legal; and after a take past the cap with the stock out
+        (the turn cannot end before the take's obligation is met), a step after which an
+        opened player's obligation can no longer be met.
         ``listed``: the legal steps now, when the caller has them."""
         # getattr: something that is not a step gets apply_step's TypeError
         if self._undos_left() or not getattr(step, "undoable", False):
