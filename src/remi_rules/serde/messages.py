@@ -13,6 +13,7 @@ code, details and message.  docs/protocol.md shows each.
 from __future__ import annotations
 
 import enum
+import json
 import random
 from typing import Any, Final
 
@@ -73,8 +74,6 @@ def dump_step(step: Step) -> dict[str, Any]:
 
 def dumps_step(step: Step) -> str:
     """:func:`dump_step` as compact JSON text."""
-    import json
-
     return json.dumps(dump_step(step), ensure_ascii=False, separators=(",", ":"))
 
 
@@ -100,16 +99,6 @@ def loads_step(text: str, *, players: int = 4) -> Step:
     return load_step(_parse_json(text, MAX_MESSAGE_BYTES), players=players)
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    if attrs.has(type(value)):
-        return {f.name: _plain(getattr(value, f.name)) for f in attrs.fields(type(value))}
-    return value
-
-
 def dump_event(event: Event, *, seat: int | _Full | None) -> dict[str, Any]:
     """An event as JSON data for ``seat``: its projection for that seat (an int), for a
     spectator (``None``), or the whole event (:data:`FULL`); tagged by ``kind``, hidden
@@ -122,7 +111,7 @@ def dump_event(event: Event, *, seat: int | _Full | None) -> dict[str, Any]:
     data: dict[str, Any] = {"kind": seen.kind}
     for f in attrs.fields(type(seen)):
         value = getattr(seen, f.name)
-        data[f.name] = _STEP.dump(value) if isinstance(value, _Step) else _plain(value)
+        data[f.name] = _STEP.dump(value) if isinstance(value, _Step) else unstructure(value)
     return data
 
 
@@ -144,7 +133,7 @@ def dump_error(error: RemiError, lang: str = "en") -> dict[str, Any]:
     if not isinstance(error, RemiError):
         raise TypeError(f"error must be a RemiError, not {type(error).__name__}")
     details = {
-        key: dump_error(value, lang) if isinstance(value, RemiError) else _plain(value)
+        key: dump_error(value, lang) if isinstance(value, RemiError) else unstructure(value)
         for key, value in error.details.items()
     }
     return {"code": error.code.value, "details": details, "message": error.message(lang)}
