@@ -548,3 +548,20 @@ def test_every_message_of_random_rounds_matches_its_schema() -> None:
     assert {"dealt", "drew", "melded", "round_ended", "step_undone"} <= seen
     bad = {"kind": "drew", "seat": 1, "tile": "42"}
     assert not check["event"].is_valid(bad)
+
+
+def test_a_views_legal_steps_are_the_seats_but_undo() -> None:
+    """``view.legal_steps()``, computed from the view alone, is the seat's list
+    (``game.legal_steps(seat)``) but for ``Undo``, which needs the game's history."""
+    from remi_rules.engine import Undo
+
+    for k, preset in enumerate(PRESETS):
+        game = Game.new(variants.get(preset), 2 + k, seed=f"lists-{k}")
+        rng = random.Random(k)
+        for _ in range(60):
+            if game.over:
+                break
+            for seat in range(game.state.players):
+                mine = tuple(s for s in game.legal_steps(seat) if not isinstance(s, Undo))
+                assert game.view(seat).legal_steps() == mine
+            game.apply(rng.choice(game.legal_steps()))
