@@ -22,8 +22,8 @@ with doubles exchanges and announcements before the first discard):
   the same choices;
 * ``verify`` raises nothing but :class:`~remi_rules.IllegalStepError`.
 
-The count per preset is ``REMI_AGREEMENT_STATES`` (default 10,000; 80 candidates per
-state); the whole file runs in about a minute.  ``benchmarks/agreement.py`` runs the
+The count per preset is ``REMI_AGREEMENT_STATES`` (default 5,000, 10,000 with
+``REMI_WIDE=1``; 80 candidates per state).  ``benchmarks/agreement.py`` runs the
 same check from the command line with any count and prints a JSON summary.
 
 Disagreements that are known engine bugs (``engine_policies.KNOWN_BUGS``, each with a
@@ -64,7 +64,11 @@ from remi_rules.engine import (
 )
 from remi_rules.errors import IllegalStepError, StepErrorCode
 
-STATES = int(os.environ.get("REMI_AGREEMENT_STATES", "10000"))
+STATES = int(
+    os.environ.get(
+        "REMI_AGREEMENT_STATES", "10000" if os.environ.get("REMI_WIDE") == "1" else "5000"
+    )
+)
 CANDIDATES = 80
 """Candidate steps sampled per state."""
 PREPLAY_DEALS = 60
