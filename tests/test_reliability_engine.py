@@ -850,7 +850,7 @@ for _name in STEP_NAMES:
     CALLS.setdefault(_name, [])
 for _label, _call, _want in _step_calls():
     CALLS[_label].append(("wrong type", _call, _want))
-CALLS["LayOff"].append(("end", lambda: LayOff(1, 0, "low"), TYPE))  # type: ignore[arg-type]
+CALLS["LayOff"].append(("end", lambda: LayOff(1, 0, "middle"), TYPE))
 CALLS["Discard"].append(
     ("verify out of range", lambda: _game().verify(Discard(-1)), _coded(StepErrorCode.NOT_IN_RACK))
 )
@@ -864,6 +864,7 @@ VALUES = {
     "MAX_UNDOS_PER_TURN": "a constant",
     "Bot": "a Protocol",
     "EndReason": "an enum",
+    "End": "an enum (remi_rules.lipire's)",
     "Phase": "an enum",
     "Obligation": "an enum",
     "TakeKind": "an enum",

@@ -15,6 +15,7 @@ See docs/engine.md for the turn model and the windows.
 
 from __future__ import annotations
 
+from ..lipire import End
 from .bot import Bot, play_round
 from .bounds import round_step_bound, round_turn_bound
 from .events import EndReason, Event
@@ -67,6 +68,7 @@ __all__ = [
     "DemandRedeal",
     "Discard",
     "Draw",
+    "End",
     "EndReason",
     "Event",
     "ExchangeDoubles",

@@ -177,6 +177,21 @@ class MeldTiles(_Step):
         return "meld " + " ".join(_t(i) for i in self.tiles)
 
 
+_LAYOFF_ENDS = {end.value: end for end in (End.LOW, End.HIGH, End.SET)}
+
+
+def _end(end: object) -> object:
+    """A lay-off's end from its string form; anything else is left to the validator
+    (an :class:`End` passes, the rest is a :class:`TypeError`)."""
+    if isinstance(end, str) and not isinstance(end, End):
+        if end not in _LAYOFF_ENDS:
+            raise TypeError(
+                f"end must be an End or one of {sorted(_LAYOFF_ENDS)}, not {safe_text(end)!r}"
+            )
+        return _LAYOFF_ENDS[end]
+    return end
+
+
 @attrs.frozen
 class LayOff(_Step):
     """Lay rack tile ``tile`` onto meld ``meld`` (its index on the table) at ``end``
@@ -187,7 +202,13 @@ class LayOff(_Step):
     resumable: ClassVar[bool] = True
     tile: int = attrs.field(validator=_int)
     meld: int = attrs.field(validator=_int)
-    end: End | None = attrs.field(default=None, validator=attrs.validators.optional(of_type(End)))
+    end: End | None = attrs.field(
+        default=None,
+        converter=_end,
+        validator=attrs.validators.optional(of_type(End)),
+    )
+    """An :class:`~remi_rules.lipire.End` (also exported by :mod:`remi_rules.engine`),
+    or its string form ``"low"``, ``"high"``, ``"set"`` (as JSON carries it)."""
 
     def __str__(self) -> str:
         end = f" ({self.end.value})" if self.end is not None else ""
