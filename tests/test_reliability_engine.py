@@ -448,7 +448,7 @@ def test_b_past_the_cap_a_turn_can_still_end() -> None:
 
 @pytest.mark.parametrize(
     ("preset", "seed", "sampled"),
-    [("rummy45", 1019, 20), ("rummy45", 1022, 20), ("clasic", 1150, 1)],
+    [("rummy45", 1019, 20), ("rummy45", 1022, 20), ("clasic", 1150, 1), ("rummy45", 1406, 20)],
 )
 def test_b_a_take_past_the_cap_with_the_stock_out_cannot_be_stranded(
     preset: str, seed: int, sampled: int
@@ -457,8 +457,9 @@ def test_b_a_take_past_the_cap_with_the_stock_out_cannot_be_stranded(
     # undos on a take from the row and its undo, took again with the stock out, and
     # melded the picked tile's partners elsewhere (rummy45 1019, 1022: he had opened),
     # or melded it in a meld that left his opening out of reach (clasic 1150: he had
-    # not): no step was legal and the round could never end.  The same random plays
-    # now go on.
+    # not), or laid off a joker swapped this turn where JOLY-04 wants it in a new meld
+    # (rummy45 1406): no step was legal and the round could never end.  The same
+    # random plays now go on.
     import random
 
     from reliability_play import random_round

@@ -8,7 +8,7 @@ import functools
 
 import attrs
 
-from .. import rupere
+from .. import joly, rupere
 from .._partition import counts_of
 from .._slots import maker, replacer
 from ..errors import (
@@ -289,6 +289,10 @@ def obligation_still_possible(state: GameState) -> bool:
         return True
     rack = set(seat.rack)
     table = state.table
+    # JOLY-04: a joker swapped this turn and put down outside its new melds stays there
+    unmelded = joly.swapped_jokers_unmelded(table, turn.swapped_jokers, turn.new_melds, rules)
+    if any(j not in rack for j in unmelded):
+        return False
     placed = [table.melds[m].meld for m in turn.new_melds]
     if ob.picked not in rack:
         if turn.opened_before:

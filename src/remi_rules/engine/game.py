@@ -601,7 +601,12 @@ class Game:
         )
         later = [s for s in self._steps[k + 1 :] if not s.in_turn]
         for other in later:
-            state, _ = apply_step(state, other, NoChance())
+            # One the undone step made possible goes with it (an atu announcement
+            # after taking the atu's twin from the row: atu_twin_not_held).
+            try:
+                state, _ = apply_step(state, other, NoChance())
+            except IllegalStepError:
+                continue
         self._undo.pop()
         undone_in, count = self._undone
         self._undone = (state.turn, count + 1 if undone_in == state.turn else 1)
