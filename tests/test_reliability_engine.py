@@ -470,6 +470,23 @@ def test_b_a_take_past_the_cap_with_the_stock_out_cannot_be_stranded(
     random_round(game, rng, lambda g: None)  # raises AssertionError at a dead end
 
 
+@pytest.mark.parametrize("seed", [1873, 2194])
+def test_b_an_undo_drops_the_announcement_its_step_made_possible(seed: int) -> None:
+    # Found by the wide save-and-load run (rummy45): a player took the atu's twin from
+    # the row, announced the atu, and undid the take; the undo re-applied the
+    # announcement, which no longer held (atu_twin_not_held), so a listed Undo was
+    # refused.  The announcement now goes with the take.
+    import random
+
+    from reliability_play import random_round
+
+    rng = random.Random(f"rummy45 sampled-{seed}")
+    rng.sample(range(1, 400), 20)
+    game = Game.new(variants.get("rummy45"), 2 + seed % 3, seed=seed)
+    random_round(game, rng, lambda g: None)  # raises AssertionError on a refused listed step
+    assert Game.replay(game.record()).state == game.state
+
+
 def test_b_a_uniform_player_past_the_cap_always_has_a_step() -> None:
     # The protocol benchmark's player (uniform over the seat's legal steps, undo
     # included) met the same dead end in 1 of 60 rounds; this is that round.
