@@ -460,8 +460,9 @@ class Game:
         is refused (``undo_limit``) where it could leave the turn unable to end: a take
         from the row or of the atu while a draw is legal, and a table step after which
         no discard or close is legal; and after a take past the cap with the stock out
-        (the turn cannot end before the take's obligation is met), a step after which an
-        opened player's obligation can no longer be met.
+        (the turn cannot end before the take's obligation is met), a step after which
+        that obligation, the opening it must make or the swapped joker's use can no
+        longer be met (:func:`~remi_rules.engine._takes.obligation_still_possible`).
         ``listed``: the legal steps now, when the caller has them."""
         # getattr: something that is not a step gets apply_step's TypeError
         if self._undos_left() or not getattr(step, "undoable", False):
