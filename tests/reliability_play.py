@@ -2,7 +2,10 @@
 a cheap random player over :meth:`Game.legal_steps` that melds, lays off, swaps
 jokers (and lays them off again), undoes a little, makes out-of-turn steps, and
 random accepted house rules.  ``python tests/reliability_play.py`` runs the wide
-version by hand (the sizes of :data:`WIDE_SIZES`, or those of the environment)."""
+version by hand (the sizes of :data:`WIDE_SIZES`, or those of the environment:
+``REMI_WIDE_EVERY``, ``REMI_WIDE_SAMPLED``, ``REMI_WIDE_HOUSE``, ``REMI_WIDE_SEED``;
+``REMI_WIDE_ONLY=rummy45`` runs the jobs of one preset, or ``house``, so that two
+processes can share the work; a line every ``REMI_WIDE_CHUNK`` rounds)."""
 
 from __future__ import annotations
 
@@ -249,16 +252,23 @@ def main() -> int:
         jobs.append((f"{preset} every step", _always(rules), every, True))
         jobs.append((f"{preset} sampled", _always(rules), sampled, False))
     jobs.append(("house rules sampled", lambda s: random_rules(random.Random(s)), house, False))
+    chunk = int(os.environ.get("REMI_WIDE_CHUNK", "250"))
+    only = os.environ.get("REMI_WIDE_ONLY")  # e.g. "rummy45" or "house": those jobs alone
     for label, rules_of, rounds, every_step in jobs:
+        if only and only not in label:
+            continue
         start = time.perf_counter()
-        t = run_rounds(rules_of, label, rounds, every_step=every_step, seed0=seed0)
-        took = time.perf_counter() - start
-        print(
-            f"{label}: {t.rounds} rounds, {t.steps} steps, {t.loads} loads, "
-            f"{len(t.failures)} loader failures, {sum(t.engine_bugs.values())} engine bugs "
-            f"in {took:.0f} s",
-            flush=True,
-        )
+        t = Tally()
+        for first in range(0, rounds, chunk):  # a line per chunk: a long run shows progress
+            size = min(chunk, rounds - first)
+            run_rounds(rules_of, label, size, every_step=every_step, seed0=seed0 + first, tally=t)
+            took = time.perf_counter() - start
+            print(
+                f"{label}: {t.rounds} rounds, {t.steps} steps, {t.loads} loads, "
+                f"{len(t.failures)} loader failures, {sum(t.engine_bugs.values())} engine bugs "
+                f"in {took:.0f} s",
+                flush=True,
+            )
         for line in t.failures[:5]:
             print("   ", line, flush=True)
         for bug, n in t.engine_bugs.most_common(5):
