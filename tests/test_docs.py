@@ -424,7 +424,7 @@ def test_error_codes_page_gives_each_codes_english_message() -> None:
     codes = errors.all_codes()
     assert len(rows) == len(codes)
     for code in codes:
-        # the .po's msgid, read by Babel, is what the library's compiled catalogue says
+        # the catalogue's English template, as err.message would write it
         assert rows[code.value] == _i18n.template(code.value, "en"), code.value
 
 

@@ -446,6 +446,9 @@ def test_b_past_the_cap_a_turn_can_still_end() -> None:
     assert serde.loads_game(serde.dumps_game(game)).state == game.state
 
 
+@pytest.mark.rule("RUPE-03")
+@pytest.mark.rule("OPEN-06")
+@pytest.mark.rule("JOLY-04")
 @pytest.mark.parametrize(
     ("preset", "seed", "sampled"),
     [("rummy45", 1019, 20), ("rummy45", 1022, 20), ("clasic", 1150, 1), ("rummy45", 1406, 20)],
@@ -470,6 +473,7 @@ def test_b_a_take_past_the_cap_with_the_stock_out_cannot_be_stranded(
     random_round(game, rng, lambda g: None)  # raises AssertionError at a dead end
 
 
+@pytest.mark.rule("ATU-02")
 @pytest.mark.parametrize("seed", [1873, 2194])
 def test_b_an_undo_drops_the_announcement_its_step_made_possible(seed: int) -> None:
     # Found by the wide save-and-load run (rummy45): a player took the atu's twin from

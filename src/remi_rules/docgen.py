@@ -12,8 +12,8 @@ and the preset modules' docstrings, so they cannot drift from the code::
 It also writes the page of the error codes (:func:`error_codes_page`): for each code
 enum of :mod:`remi_rules.errors`, a table of its codes and their English message
 templates, read from the English catalogue (``locale/en/LC_MESSAGES/remi_rules.po``,
-the ``msgid`` of the entry whose ``msgctxt`` is the code) with Babel, a development
-dependency imported only while the page is generated::
+the ``msgid`` of the entry whose ``msgctxt`` is the code, as the library's compiled
+catalogue gives it)::
 
     python -m remi_rules.docgen docs/presets --error-codes docs/api/error-codes.md
     python -m remi_rules.docgen --check docs/presets --error-codes docs/api/error-codes.md
@@ -365,11 +365,6 @@ ERROR_CODES_COMMAND: Final = (
     "python -m remi_rules.docgen docs/presets --error-codes docs/api/error-codes.md"
 )
 
-ENGLISH_CATALOGUE: Final = (
-    _i18n.LOCALE_DIR / _i18n.SOURCE_LANGUAGE / "LC_MESSAGES" / f"{_i18n.DOMAIN}.po"
-)
-"""The package's English catalogue: its ``msgid`` are the templates of every language."""
-
 _ROLE_RE: Final = re.compile(r":(?:py:)?\w+:`(~?)([^`]+)`")
 _WILDCARD_RE: Final = re.compile(r"(?<=[A-Z]-)\*")
 
@@ -388,20 +383,11 @@ def code_enums() -> tuple[type[enum.StrEnum], ...]:
     return tuple(out)
 
 
-def english_templates(path: Path = ENGLISH_CATALOGUE) -> dict[str, str]:
-    """The English templates of the catalogue at ``path`` by ``msgctxt`` (singular entries;
-    a plural one gives its singular form).  Needs Babel (a development dependency)."""
-    from babel.messages.pofile import read_po  # only here: the library does not need it
-
-    with path.open("rb") as fp:
-        catalogue = read_po(fp, locale=_i18n.SOURCE_LANGUAGE, domain=_i18n.DOMAIN)
-    out: dict[str, str] = {}
-    for message in catalogue:
-        if message.context is None:
-            continue
-        msgid = message.id
-        out[message.context] = msgid if isinstance(msgid, str) else str(msgid[0])
-    return out
+def english_templates() -> dict[str, str]:
+    """The English templates by ``msgctxt``, as the library's own catalogue holds them
+    (:func:`remi_rules._i18n.template`; a plural entry gives its singular form)."""
+    lang = _i18n.SOURCE_LANGUAGE
+    return {context: _i18n.template(context, lang, 1) for context in _i18n.contexts()}
 
 
 def _role_text(match: re.Match[str]) -> str:

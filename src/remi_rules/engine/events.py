@@ -293,7 +293,7 @@ class StepUndone(_Event):
 
     kind: ClassVar[str] = "step_undone"
     step: Step
-    seat: int = 0
+    seat: int
     to_rack: tuple[int, ...] = ()
     from_rack: tuple[int, ...] = ()
     to_row: tuple[int, ...] = ()

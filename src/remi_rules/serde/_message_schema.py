@@ -18,6 +18,7 @@ from ._forms import _STEP, _VIEW
 from ._migrations import current_version
 
 SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
+"""The dialect of every schema file of docs/schema/."""
 
 _EVENT_TYPES: Final = typing.get_args(_events.Event)
 

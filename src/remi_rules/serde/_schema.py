@@ -10,11 +10,10 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from ._forms import _GAME_DOC, _RECORD_DOC
-from ._message_schema import MESSAGE_SCHEMAS
+from ._message_schema import MESSAGE_SCHEMAS, _document
+from ._message_schema import SCHEMA_DIALECT as SCHEMA_DIALECT
 from ._migrations import current_version
 from ._spec import _Obj
-
-SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 
 
 def _document_schema(doc: _Obj, title: str, description: str) -> dict[str, Any]:
@@ -22,13 +21,9 @@ def _document_schema(doc: _Obj, title: str, description: str) -> dict[str, Any]:
     top = doc.schema(defs)
     body = defs.pop(doc.name)
     assert top == {"$ref": f"#/$defs/{doc.name}"}
-    return {
-        "$schema": SCHEMA_DIALECT,
-        "title": title,
-        "description": description,
-        **{k: v for k, v in body.items() if k != "description"},
-        "$defs": dict(sorted(defs.items())),
-    }
+    return _document(
+        title, description, {k: v for k, v in body.items() if k != "description"}, defs
+    )
 
 
 def game_schema() -> dict[str, Any]:

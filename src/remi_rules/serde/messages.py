@@ -32,6 +32,7 @@ from ._convert import unstructure
 from ._forms import _FINGERPRINT, _RULES, _STEP, _VIEW, MAX_DOCUMENT_BYTES
 from ._migrations import current_version
 from ._spec import _Const, _Ctx
+from .games import _table
 
 __all__ = [
     "FULL",
@@ -176,11 +177,9 @@ def load_view(data: object, rules: Ruleset) -> PlayerView:
     if "rules" in body and _RULES.read(body.pop("rules"), "rules", _Ctx()) != rules:
         _fail(_S.RULES_MISMATCH, "rules", got=fingerprint, expected=rules.fingerprint())
     fields = _VIEW.read(body, "", _Ctx(rules))
-    from .games import _table  # the table is re-analysed as a saved game's is
-
     if not 0 <= fields["seat"] < fields["players"] or len(fields["seats"]) != fields["players"]:
         _fail(_S.BAD_VALUE, "seat", why="view_seat", seat=fields["seat"])
-    fields["table"] = _table(fields["table"], "table", rules)
+    fields["table"] = _table(fields["table"], "table", rules)  # re-analysed as a save's
     view = PlayerView(rules=rules, **fields)
     _census(view)
     # The rest of the position's checks are a game's: a state the view could come
