@@ -49,7 +49,8 @@ _OUT_OF_TURN = {
     "announce_few_tiles": 0.4,
     "announce_atu": 0.3,
     "declare_pe_tabla": 0.03,
-    "exchange_doubles": 0.08,
+    "offer_doubles": 0.5,
+    "accept_doubles": 0.9,
     "demand_redeal": 0.05,
 }
 _TAKE_WEIGHT = {"draw": 6, "take_last_discard": 3, "rupere": 2, "take_atu": 3}
@@ -224,6 +225,7 @@ def mutate(doc: dict[str, Any], rng: random.Random) -> tuple[str, Any]:
             "truncate_list",
             "truncate_text",
             "damage_text",
+            "version",
         ]
     )
     if how == "wrong_type":
@@ -282,6 +284,10 @@ def mutate(doc: dict[str, Any], rng: random.Random) -> tuple[str, Any]:
         if not _is_prefix(path, other) and not _is_prefix(other, path):
             _set(data, path, b)
             _set(data, other, a)
+    elif (
+        how == "version"
+    ):  # a newer version, or none there is (older: tests/test_serde_migrations.py)
+        data["format_version"] = rng.choice((-1, 0, 3, 99))
     elif how == "phase":
         state = data.get("state")
         if not isinstance(state, dict):

@@ -19,7 +19,7 @@ import pytest
 from reliability_play import PRESETS, random_round
 
 from remi_rules import serde, variants
-from remi_rules.engine import Discard, Draw, Game, Step
+from remi_rules.engine import AcceptDoubles, Discard, Draw, Game, OfferDoubles, Step
 from remi_rules.engine import events as ev
 from remi_rules.errors import (
     EngineArgumentError,
@@ -54,7 +54,7 @@ def _ints(value: object) -> Iterator[int]:
 
 def step_ids(step: Any) -> Iterator[int]:
     for f in attrs.fields(type(step)):
-        if f.name in ("tile", "tiles", "joker", "other_tile"):
+        if f.name in ("tile", "tiles", "joker"):
             yield from _ints(getattr(step, f.name))
 
 
@@ -164,6 +164,50 @@ def test_hidden_tiles_do_not_change_what_a_seat_is_sent() -> None:
     assert full[0] != full[1]
 
 
+@pytest.mark.rule("DUBLE-03")
+def test_an_exchange_of_doubles_shows_its_tiles_to_its_two_seats_only() -> None:
+    """Seat 1 offers its small double and seat 2 accepts with its own: seat 0 and a
+    spectator are sent the same bytes whichever small double seat 1 held (its pair
+    and a pair deep in the stock change places), and learn the offer's class only;
+    seats 1 and 2 see the two tiles that changed hands."""
+    rules = variants.get("clasic")
+    five, seven, nine = (8 * (r - 1) for r in (5, 7, 9))  # 5R, 7R, 9R: both copies
+    base = [i for i in range(106) if i not in (five, five + 1, seven, seven + 1, nine, nine + 1)]
+    seat0, rest = base[:15], base[15:]
+    seat1 = [five, five + 1, *rest[:12]]
+    seat2 = [nine, nine + 1, *rest[12:24]]
+    tail = rest[24:]
+    deals = [
+        [*seat0, *seat1, *seat2, *tail, seven, seven + 1],
+        [*seat0, seven, seven + 1, *seat1[2:], *seat2, *tail, five, five + 1],
+    ]
+    streams: dict[int | None, list[str]] = {0: [], None: []}
+    for deal in deals:
+        game = Game.new(rules, 3, deal=deal)
+        double = min(i for i in game.state.rack(1) if i in (five, seven))
+        offer = OfferDoubles(1, double)
+        assert offer in game.legal_steps(1) and game.is_finishable(offer)
+        game.apply(offer, seat=1)
+        assert [o.tile for o in game.view(0).offers] == [None]
+        assert [o.double_class for o in game.view(0).offers] == ["small"]
+        assert game.view(1).offers[0].tile == double
+        accept = AcceptDoubles(2, nine, 1)
+        assert accept in game.legal_steps(2) and accept in game.view(2).legal_steps()
+        game.apply(accept, seat=2)
+        assert double in game.state.rack(2) and nine in game.state.rack(1)
+        exchanged = [e for e in game.events if isinstance(e, ev.DoublesExchanged)]
+        assert exchanged[0].seen_by(2).given == (double,)
+        assert exchanged[0].seen_by(0).given == (None,)
+        game.apply(Discard(game.state.rack(0)[0]), seat=0)
+        for viewer in streams:
+            streams[viewer].append(
+                json.dumps([serde.dump_event(e, seat=viewer) for e in game.events])
+            )
+            view = game.view(0)
+            assert view.offers == () and not view.preplay
+    assert streams[0][0] == streams[0][1] and streams[None][0] == streams[None][1]
+
+
 def test_a_step_sent_by_another_seat_is_refused_and_changes_nothing() -> None:
     game = Game.new(variants.get("online"), 3, seed=2)
     current = game.state.current
@@ -195,7 +239,7 @@ def test_each_seat_lists_only_its_own_steps() -> None:
     for seat, steps in enumerate(per_seat):
         assert all(game.sender(s) == seat for s in steps)
     union = set().union(*per_seat)
-    assert union == {s for s in every if s.kind != "exchange_doubles"}
+    assert union == every  # the doubles steps too: each names only its seat's tile
 
 
 def test_dealt_shows_a_seat_its_rack_and_the_atu_only() -> None:
@@ -550,18 +594,49 @@ def test_every_message_of_random_rounds_matches_its_schema() -> None:
     assert not check["event"].is_valid(bad)
 
 
-def test_a_views_legal_steps_are_the_seats_but_undo() -> None:
-    """``view.legal_steps()``, computed from the view alone, is the seat's list
-    (``game.legal_steps(seat)``) but for ``Undo``, which needs the game's history."""
-    from remi_rules.engine import Undo
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_views_legal_steps_are_the_seats(preset: str) -> None:
+    """``view.legal_steps()``, computed from the view alone (and from the view sent
+    as JSON), is the seat's list ``game.legal_steps(seat)``, ``Undo`` included (the
+    view carries what an undo may still do), and so is the finishable list; over
+    random rounds with undos, some turns spending the undo cap (past it, the steps
+    that would strand the turn are refused and a rescue undo may be listed)."""
+    from remi_rules.engine import MAX_UNDOS_PER_TURN, LayOff, MeldTiles, TakeLastDiscard, Undo
 
-    for k, preset in enumerate(PRESETS):
-        game = Game.new(variants.get(preset), 2 + k, seed=f"lists-{k}")
-        rng = random.Random(k)
-        for _ in range(60):
+    rules = variants.get(preset)
+    checked = undos = past_cap = 0
+    for k in range(3):
+        game = Game.new(rules, 2 + k, seed=f"lists-{preset}-{k}")
+        rng = random.Random(f"{preset}-{k}")
+        for n in range(150):
             if game.over:
                 break
+            info = game.undo_info()
+            past_cap += info.past_cap
             for seat in range(game.state.players):
-                mine = tuple(s for s in game.legal_steps(seat) if not isinstance(s, Undo))
-                assert game.view(seat).legal_steps() == mine
-            game.apply(rng.choice(game.legal_steps()))
+                view = game.view(seat)
+                mine = game.legal_steps(seat)
+                assert view.undo == info
+                assert view.legal_steps() == mine
+                sent = serde.load_view(serde.dump_view(view, with_rules=False), rules)
+                assert sent == view and sent.legal_steps() == mine
+                if n % 7 == 0:
+                    assert view.legal_steps(finishable=True) == game.legal_steps(
+                        seat, finishable=True
+                    )
+                checked += 1
+                undos += Undo() in mine
+            legal = game.legal_steps()
+            backable = [s for s in legal if isinstance(s, MeldTiles | LayOff | TakeLastDiscard)]
+            if backable and game.can_undo() and rng.random() < 0.1:
+                step = rng.choice(backable)
+                for _ in range(MAX_UNDOS_PER_TURN):
+                    if not game.can(step):
+                        break
+                    game.apply(step)
+                    if not game.can_undo():
+                        break
+                    game.apply(Undo())
+                continue
+            game.apply(rng.choice(legal))
+    assert checked >= 300 and undos >= 10 and past_cap >= 1, (checked, undos, past_cap)

@@ -26,11 +26,16 @@ writes a step in the same notation, so a hint's steps can be typed back.
                                  (ATU-02)
 ``pe tabla``, ``redeal``         :class:`~remi_rules.engine.DeclarePeTabla` (CLOSE-06),
                                  :class:`~remi_rules.engine.DemandRedeal` (DUBLE-05)
+``offer 7R``                     :class:`~remi_rules.engine.OfferDoubles`: the double
+                                 of 7R (DUBLE-03)
+``accept 4G from 2``             :class:`~remi_rules.engine.AcceptDoubles`: seat 2's
+                                 offer, with the double of 4G (DUBLE-03/04)
 ``undo``                         :class:`~remi_rules.engine.Undo`
 ===============================  ==============================================
 
 The Romanian words work too (``trage``, ``ia``, ``etalează``, ``lipește 9G la 2``,
-``schimbă 6R la 3``, ``aruncă 13R``, ``închide 2A``, ``anunță``, ``anulează``), with
+``schimbă 6R la 3``, ``aruncă 13R``, ``închide 2A``, ``anunță``, ``oferă 7R``,
+``acceptă 4G de la 2``, ``anulează``), with
 or without diacritics; tiles may be typed in lower case.  Among two copies of a
 value on the rack, a step that places a tile uses the one the turn owes first (the
 tile taken from the row, a swapped joker, the atu's twin) and a discard keeps it.
@@ -61,6 +66,7 @@ from typing import Final, Protocol
 
 from .. import _i18n as i18n
 from ..engine import (
+    AcceptDoubles,
     AnnounceAtu,
     AnnounceFewTiles,
     Close,
@@ -68,9 +74,9 @@ from ..engine import (
     DemandRedeal,
     Discard,
     Draw,
-    ExchangeDoubles,
     LayOff,
     MeldTiles,
+    OfferDoubles,
     PlayerView,
     Rupere,
     Step,
@@ -164,6 +170,11 @@ _WORDS: Final[dict[str, str]] = {
     "strica": "redeal",
     "undo": "undo",
     "anuleaza": "undo",
+    "offer": "offer",
+    "ofera": "offer",
+    "ofer": "offer",
+    "accept": "accept",
+    "accepta": "accept",
     "hint": Meta.HINT,
     "sugestie": Meta.HINT,
     "help": Meta.HELP,
@@ -178,6 +189,7 @@ _WORDS: Final[dict[str, str]] = {
     "continua": Meta.PASS,
 }
 _CONNECTORS: Final = frozenset({"on", "la", "pe", "to", "in"})
+_FROM: Final = frozenset({"from", "de", "la"})
 _ENDS: Final = {"low": End.LOW, "jos": End.LOW, "high": End.HIGH, "sus": End.HIGH}
 
 
@@ -236,6 +248,8 @@ def parse_command(text: str, view: PlayerView) -> Step | Meta:
         return AnnounceFewTiles(view.seat)
     if command == "rupere":
         return _rupere(args, view, word)
+    if command in ("offer", "accept"):
+        return _doubles(command, args, view, word)
     if command == "meld":
         if not args:
             raise NotationError(NotationErrorCode.MISSING, word=word, what="tiles", command=command)
@@ -330,6 +344,24 @@ def _rupere(args: Sequence[str], view: PlayerView, word: str) -> Step:
             raise NotationError(NotationErrorCode.NOT_IN_ROW, tile=str(tile))
         index = found
     return TakeLastDiscard() if index == len(row) - 1 else Rupere(index)
+
+
+def _doubles(command: str, args: Sequence[str], view: PlayerView, word: str) -> Step:
+    """``offer 7R``: offer the double of 7R; ``accept 4G [from] 2``: take up seat 2's
+    offer with the double of 4G (DUBLE-03)."""
+    if not args:
+        raise NotationError(NotationErrorCode.MISSING, word=word, what="tile", command=command)
+    (tile_id,) = _rack_ids(_tiles(args[:1]), view, placing=True)
+    if command == "offer":
+        _no_more(args, 1, word)
+        return OfferDoubles(view.seat, tile_id)
+    rest = [a for a in args[1:] if _plain(a) not in _FROM]
+    if not rest:
+        raise NotationError(NotationErrorCode.MISSING, word=word, what="seat", command=command)
+    _no_more(rest, 1, word)
+    if not rest[0].isdigit():
+        raise NotationError(NotationErrorCode.BAD_NUMBER, text=rest[0], what="seat")
+    return AcceptDoubles(view.seat, tile_id, int(rest[0]))
 
 
 def _lay_or_swap(command: str, args: Sequence[str], view: PlayerView, word: str) -> Step:
@@ -431,8 +463,10 @@ def format_step(step: Step, where: _Where, lang: str = "en") -> str:
             return say("pe_tabla")
         case DemandRedeal():
             return say("redeal")
-        case ExchangeDoubles(other=other, tile=tile, other_tile=other_tile):
-            return say("exchange", tile=t(tile), other=other, other_tile=t(other_tile))
+        case OfferDoubles(tile=tile):
+            return say("offer", tile=t(tile))
+        case AcceptDoubles(tile=tile, offer=offer):
+            return say("accept", tile=t(tile), offer=offer)
         case Undo():
             return say("undo")
     raise TypeError(f"not a step: {step!r}")  # pragma: no cover

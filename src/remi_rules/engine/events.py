@@ -27,6 +27,8 @@ __all__ = [
     "Dealt",
     "Discarded",
     "DoublesExchanged",
+    "DoublesOfferWithdrawn",
+    "DoublesOffered",
     "Drew",
     "EndReason",
     "Event",
@@ -242,9 +244,35 @@ class PeTablaDeclared(_Event):
 
 
 @attrs.frozen(weakref_slot=False)
+class DoublesOffered(_Event):
+    """``seat`` offers a double of class ``double_class`` (DUBLE-02: ``"small"``,
+    ``"big"`` or ``"key"``) for a blind exchange; ``tile``, the tile it would give, is
+    seen by that seat only."""
+
+    kind: ClassVar[str] = "doubles_offered"
+    seat: int
+    double_class: str
+    tile: int | None
+
+    def seen_by(self, seat: int | None) -> Self:
+        return self if _viewer(seat) == self.seat else attrs.evolve(self, tile=None)
+
+
+@attrs.frozen(weakref_slot=False)
+class DoublesOfferWithdrawn(_Event):
+    """``seat``'s open offer of a double is gone without an exchange: ``reason`` is
+    ``"broken"`` (the seat gave a tile of that double in another exchange) or
+    ``"lapsed"`` (play started)."""
+
+    kind: ClassVar[str] = "doubles_offer_withdrawn"
+    seat: int
+    reason: str
+
+
+@attrs.frozen(weakref_slot=False)
 class DoublesExchanged(_Event):
-    """``seat`` gave ``given`` to ``other`` and got ``received``: blind, so only those
-    two seats see the tiles."""
+    """``seat`` (whose offer was taken up) gave ``given`` to ``other`` (who accepted)
+    and got ``received``: blind, so only those two seats see the tiles."""
 
     kind: ClassVar[str] = "doubles_exchanged"
     seat: int
@@ -317,6 +345,8 @@ Event = (
     | Announced
     | AnnouncementMissed
     | PeTablaDeclared
+    | DoublesOffered
+    | DoublesOfferWithdrawn
     | DoublesExchanged
     | RoundEnded
     | RoundScored

@@ -4,9 +4,10 @@ A turn is a sequence of steps (TURN-02): one take (:class:`Draw`,
 :class:`TakeLastDiscard`, :class:`Rupere`, :class:`TakeAtu`), any number of
 :class:`MeldTiles`, :class:`LayOff` and :class:`SwapJoker`, then :class:`Discard` or
 :class:`Close`.  The announcements and the pre-play steps (:class:`AnnounceFewTiles`,
-:class:`AnnounceAtu`, :class:`DeclarePeTabla`, :class:`ExchangeDoubles`,
-:class:`DemandRedeal`) name the seat that makes them, because they are not tied to the
-seat whose turn it is.  :class:`Undo` takes back the last step of the pending turn.
+:class:`AnnounceAtu`, :class:`DeclarePeTabla`, :class:`OfferDoubles`,
+:class:`AcceptDoubles`, :class:`DemandRedeal`) name the seat that makes them, because
+they are not tied to the seat whose turn it is.  :class:`Undo` takes back the last step
+of the pending turn.
 
 Tiles are physical ids (0–105, see :func:`remi_rules.tile_of`), so a log says exactly
 which tile moved.  Every step has a ``kind`` (its tag in JSON) and ``str(step)``
@@ -31,6 +32,7 @@ from ._typed import of_type
 
 __all__ = [
     "STEP_TYPES",
+    "AcceptDoubles",
     "AnnounceAtu",
     "AnnounceFewTiles",
     "Close",
@@ -38,9 +40,9 @@ __all__ = [
     "DemandRedeal",
     "Discard",
     "Draw",
-    "ExchangeDoubles",
     "LayOff",
     "MeldTiles",
+    "OfferDoubles",
     "Rupere",
     "Step",
     "SwapJoker",
@@ -295,23 +297,42 @@ class DeclarePeTabla(_Step):
 
 
 @attrs.frozen
-class ExchangeDoubles(_Step):
-    """Seats ``seat`` and ``other`` exchange doubles blind (DUBLE-03/04): ``tile`` is a
-    tile of ``seat``'s double, ``other_tile`` one of ``other``'s.  Under the
-    ``one_tile`` unit these two tiles change racks; under ``pair`` both copies do."""
+class OfferDoubles(_Step):
+    """Seat ``seat`` offers a double for a blind exchange (DUBLE-03): ``tile`` is the
+    tile of its double it would give (both copies under the ``pair`` unit).  The table
+    learns the seat and the double's class (small, big or key, DUBLE-02), not the
+    tile; another seat takes it up with :class:`AcceptDoubles`.  A seat has one offer
+    open at a time, and it stands until it is taken up (or the double leaves the rack
+    in another exchange); open offers lapse when play starts (the starter's first
+    discard)."""
 
-    kind: ClassVar[str] = "exchange_doubles"
+    kind: ClassVar[str] = "offer_doubles"
     in_turn: ClassVar[bool] = False
     resumable: ClassVar[bool] = True
     seat: int = attrs.field(validator=_int)
-    other: int = attrs.field(validator=_int)
     tile: int = attrs.field(validator=_int)
-    other_tile: int = attrs.field(validator=_int)
 
     def __str__(self) -> str:
-        return (
-            f"seat {self.seat} gives {_t(self.tile)} to seat {self.other} for {_t(self.other_tile)}"
-        )
+        return f"seat {self.seat} offers the double of {_t(self.tile)}"
+
+
+@attrs.frozen
+class AcceptDoubles(_Step):
+    """Seat ``seat`` takes up seat ``offer``'s open offer with ``tile``, a tile of its
+    own double (of the same class where ``doubles_exchange_same_class``): the engine
+    exchanges the offered tile and ``tile`` (or both pairs, under the ``pair`` unit),
+    and only those two seats see which tiles moved.  Each seat names only its own tile."""
+
+    kind: ClassVar[str] = "accept_doubles"
+    in_turn: ClassVar[bool] = False
+    resumable: ClassVar[bool] = True
+    seat: int = attrs.field(validator=_int)
+    tile: int = attrs.field(validator=_int)
+    offer: int = attrs.field(validator=_int)
+    """The seat whose offer is taken up."""
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} accepts seat {self.offer}'s double with {_t(self.tile)}"
 
 
 @attrs.frozen
@@ -350,7 +371,8 @@ Step = (
     | AnnounceFewTiles
     | AnnounceAtu
     | DeclarePeTabla
-    | ExchangeDoubles
+    | OfferDoubles
+    | AcceptDoubles
     | DemandRedeal
     | Undo
 )
@@ -369,7 +391,8 @@ STEP_TYPES: tuple[type[Step], ...] = (
     AnnounceFewTiles,
     AnnounceAtu,
     DeclarePeTabla,
-    ExchangeDoubles,
+    OfferDoubles,
+    AcceptDoubles,
     DemandRedeal,
     Undo,
 )

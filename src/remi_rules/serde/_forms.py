@@ -12,12 +12,14 @@ import attrs
 from .. import engine as _engine
 from ..engine import (
     STEP_TYPES,
+    DoublesOffer,
     Phase,
     RoundEnd,
     SeatState,
     Step,
     TakeKind,
     TurnState,
+    UndoInfo,
 )
 from ..engine.view import PublicSeat, PublicTurn
 from ..errors import InvalidRulesetError
@@ -155,8 +157,7 @@ _STEP_FIELDS: Final[dict[str, _Spec]] = {
     "end": _Opt(_Enum([e.value for e in _LAYOFF_ENDS], End)),
     "joker": _ID,
     "seat": _SEAT,
-    "other": _SEAT,
-    "other_tile": _ID,
+    "offer": _Int(0, 3, seat=True, what="the seat whose offer of a double is taken up"),
 }
 _STEP: Final = _Steps()
 
@@ -224,6 +225,19 @@ _TABLE: Final = _Obj(
     },
     doc="The melds on the table in the order they were laid, and the two jokers' histories.",
 )
+_OFFER: Final = _Obj(
+    "doubles_offer",
+    {
+        "seat": _SEAT,
+        "double_class": _Enum(["small", "big", "key"]),
+        "tile": _Opt(_ID),
+    },
+    DoublesOffer,
+    doc=(
+        "An open offer of a double (DUBLE-03): the seat, the double's class and the tile "
+        "it would give (null in another seat's view)."
+    ),
+)
 _STATE: Final = _Obj(
     "state",
     {
@@ -245,6 +259,7 @@ _STATE: Final = _Obj(
         "preplay": _BOOL,
         "exchanged": _List(_Int(0, 51), 52, unique=True),
         "end": _Opt(_ROUND_END),
+        "offers": _List(_OFFER, 4),
     },
     doc="The whole state of one round (GameState, without its rules).",
 )
@@ -405,6 +420,13 @@ _VIEW: Final = _Obj(
         "preplay": _BOOL,
         "own_exchanged": _List(_Int(0, 51), 52, unique=True),
         "end": _Opt(_ROUND_END),
+        "offers": _List(_OFFER, 4),
+        "undo": _Obj(
+            "undo_info",
+            {"steps": _COUNT, "undos": _COUNT, "rescue": _COUNT},
+            UndoInfo,
+            doc="What an undo may still do in the pending turn (public).",
+        ),
     },
 )
 
@@ -422,9 +444,11 @@ _FIXED_BYTES: Final = 65_536
 lists of a few bytes each, the melds' credits and keys: under 24 KB)."""
 _MAX_RUN: Final = 13  # the longest meld (MELD-03)
 _SWAPS_PER_ROUND: Final = 2 * _SWAPS_HI
-_ONCE_PER_ROUND: Final = 4 + 4 + 26
+_ONCE_PER_ROUND: Final = 4 + 4 + 26 + 56
 """Steps each seat makes at most once a round (an atu announcement, a pe-tablă
-declaration) and the doubles exchanges (52 doubles, two at a time)."""
+declaration) and the doubles steps: at most 26 acceptances (52 doubles, two at a
+time) and 56 offers (each is taken up, broken by an acceptance of its seat, or one of
+the at most 4 that lapse when play starts)."""
 _EXTRA_CHANCE: Final = 64
 """Redeals and atus turned back (DEAL-03) a round is sized for: each is a chance
 outcome, and 64 of them in one round are less likely than 10**-40."""
@@ -444,8 +468,7 @@ def _widest(kind: str) -> int:
         "end": max((e.value for e in _LAYOFF_ENDS), key=len),
         "joker": _ID_HI,
         "seat": 3,
-        "other": 3,
-        "other_tile": _ID_HI,
+        "offer": 3,
     }
     fields = _STEP.kinds[kind].fields
     return len(_dumps({name: widest.get(name, kind) for name in fields})) + 2

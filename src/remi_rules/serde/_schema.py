@@ -92,6 +92,11 @@ def write_schemas(directory: str | os.PathLike[str]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m remi_rules.serde [--check] DIR``: write (or check) the schema files."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if "-h" in args or "--help" in args:
+        print("usage: python -m remi_rules.serde [--check] [DIR]")
+        print("write the JSON Schema files into DIR (default docs/schema), or with --check")
+        print("fail (exit 1) naming each file that is missing or differs")
+        return 0
     check = "--check" in args
     args = [a for a in args if a != "--check"]
     directory = args[0] if args else "docs/schema"

@@ -30,7 +30,7 @@ from ..scoring import RoundResult
 from ._bounds import _fail, _parse_json, _scan, _show, _wrong_type
 from ._convert import unstructure
 from ._forms import _FINGERPRINT, _RULES, _STEP, _VIEW, MAX_DOCUMENT_BYTES
-from ._migrations import current_version
+from ._migrations import current_version, migrate
 from ._spec import _Const, _Ctx
 from .games import _table
 
@@ -162,13 +162,14 @@ def load_view(data: object, rules: Ruleset) -> PlayerView:
     version = data["format_version"]
     if type(version) is not int:
         _wrong_type("format_version", "integer", version)
-    if version != current_version("view"):
+    if not 1 <= version <= current_version("view"):
         _fail(
             _S.FORMAT_VERSION,
             "format_version",
             got=_show(version),
             expected=current_version("view"),
         )
+    data = migrate(data, "view")
     _Const("view").read(data["kind"], "kind", _Ctx())
     fingerprint = _FINGERPRINT.read(data["fingerprint"], "fingerprint", _Ctx())
     if fingerprint != rules.fingerprint():
