@@ -43,9 +43,9 @@ from collections.abc import Hashable, Iterable, Iterator, Sequence
 import attrs
 
 from .. import joly
-from ..errors import IllegalStepError
+from ..errors import IllegalStepError, InvalidMeldError
 from ..lipire import might_fit
-from ..melds import Meld, MeldKind
+from ..melds import Meld, MeldKind, analyze_meld
 from ..opening import min_rack_after_opening
 from ..ruleset import Ruleset, SwappedJokerUse
 from ..rupere import TakeSource, justifying_melds, obligation_met
@@ -204,12 +204,36 @@ def _moves(state: GameState) -> Iterator[Step]:
             except IllegalStepError:
                 continue
             yield candidate
+    ob = turn.obligation
+    if (
+        ob is not None
+        and ob.picked in seat.rack
+        and rules.take_discard_may_layoff
+        and turn.opened_before
+        and ob.source is not TakeSource.ATU
+        and opened
+    ):
+        # RUPE-08: the picked tile may be laid off, also on a meld made after the take
+        # (melding it into that meld instead would owe its own tiles): try the new
+        # melds it could then be laid on.
+        from ._table_steps import verify_meld
+
+        taken = state.table.tile(ob.picked)
+        for candidate in meld_candidates(state):
+            if ob.picked in candidate.tiles or not _extends(
+                [state.table.tile(i) for i in candidate.tiles], taken, rules
+            ):
+                continue
+            try:
+                verify_meld(state, candidate)
+            except IllegalStepError:
+                continue
+            yield candidate
     if rules.pe_tabla_enabled and not seat.declared_pe_tabla:
         declare = DeclarePeTabla(state.current)
         if _apply(state, declare) is not None:
             yield declare
     every = _must_close(state) or rules.max_rack_after_turn is not None
-    ob = turn.obligation
     picked = ob.picked if ob is not None else None
     new = set(turn.new_melds)
     # the new meld holding the picked tile (its own tiles may still be too few)
@@ -262,6 +286,18 @@ def _moves(state: GameState) -> Iterator[Step]:
             )
         if useful:
             yield step
+
+
+def _extends(tiles: list[Tile], tile: Tile, rules: Ruleset) -> bool:
+    """``tile`` makes a valid meld with ``tiles`` at one of its ends (a run) or as a
+    further colour (a set): whether it could be laid off on that meld once it is down."""
+    for placed in ([tile, *tiles], [*tiles, tile]):
+        try:
+            analyze_meld(placed, rules)
+        except InvalidMeldError:
+            continue
+        return True
+    return False
 
 
 def _own_left(state: GameState) -> int:
@@ -492,9 +528,6 @@ def _split(
 
 
 def _meld_of(value: object, ids: tuple[int, ...], rules: Ruleset) -> Meld | None:
-    from ..errors import InvalidMeldError
-    from ..melds import analyze_meld
-
     assert callable(value)
     try:
         return analyze_meld([value(i) for i in ids], rules)

@@ -123,43 +123,55 @@ def verify_row_take(state: GameState, index: int, step: Step) -> None:
 def _may_justify(picked: Tile, rack: list[Tile], others: list[Tile], rules: Ruleset) -> bool:
     """A cheap necessary condition for a meld of ``picked`` with
     ``take_meld_min_own_tiles`` own tiles (RUPE-01/06): enough own tiles that could sit
-    in one meld with it (a joker; its rank in another colour; its colour within reach,
-    the other taken tiles and the jokers bridging gaps).  ``rack``: the tiles that
-    count as own; ``others``: the other taken tiles."""
+    in one meld with it: jokers (where they count as own), plus the more of its rank
+    in other colours, or of its colour in the ranks a run through it could span (every
+    rank held in that colour, own or taken, and a gap on each side for each joker).
+    ``rack``: the tiles that count as own; ``others``: the other taken tiles."""
     need = rules.take_meld_min_own_tiles
     if picked.is_joker:
         return len(rack) >= need
     acts = picked.acts_as
-    assert acts is not None
+    assert acts is not None and acts.rank is not None
     rank, color = acts.rank, acts.color
-    assert rank is not None
-    jokers = sum(1 for t in rack if t.is_joker) + sum(1 for t in others if t.is_joker)
-    reach = (
-        1
-        + jokers
-        + sum(
-            1
-            for t in others
-            if not t.is_joker and t.acts_as is not None and t.acts_as.color is color
-        )
-    )
-    found = 0
-    for tile in rack:
-        if tile.is_joker:
-            found += rules.take_meld_joker_counts_as_own
-            continue
+    own_jokers = sum(1 for t in rack if t.is_joker)
+    jokers = own_jokers + sum(1 for t in others if t.is_joker)
+    counted = own_jokers if rules.take_meld_joker_counts_as_own else 0
+    if counted >= need:
+        return True
+    same_rank: set[object] = set()
+    own_ranks: set[int] = set()
+    held: set[int] = {rank}
+    for tile in (*rack, *others):
         other = tile.acts_as
-        assert other is not None and other.rank is not None
-        if other.rank == rank:
-            found += other.color is not color
-        elif other.color is color:
-            gap = abs(other.rank - rank)
-            if rules.ace_high_run and 1 in (rank, other.rank):
-                gap = min(gap, 14 - max(rank, other.rank))
-            found += gap <= reach
-        if found >= need:
+        if tile.is_joker or other is None or other.rank is None or other.color is not color:
+            continue
+        held.add(other.rank)
+    for tile in rack:
+        other = tile.acts_as
+        if tile.is_joker or other is None or other.rank is None:
+            continue
+        if other.rank == rank and other.color is not color:
+            same_rank.add(other.color)
+        elif other.color is color and other.rank != rank:
+            own_ranks.add(other.rank)
+    if counted + len(same_rank) >= need:
+        return True
+    if rules.ace_high_run and 1 in held:
+        held.add(14)
+    for start in {rank, 14} if rank == 1 and rules.ace_high_run else {rank}:
+        low = high = start
+        spare = jokers
+        while low - 1 >= 1 and (low - 1 in held or spare):
+            spare -= low - 1 not in held
+            low -= 1
+        spare = jokers
+        while high + 1 <= 14 and (high + 1 in held or spare):
+            spare -= high + 1 not in held
+            high += 1
+        span = {r if r != 14 else 1 for r in range(low, high + 1)} - {rank}
+        if counted + len(own_ranks & span) >= need:
             return True
-    return found >= need
+    return False
 
 
 def _may_close(state: GameState, tiles: list[Tile], lay_offs: bool) -> bool:

@@ -38,6 +38,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterator, Sequence
 from typing import Final
 
+from .._slots import maker
 from ..closing import verify_rack_after_actions as _rack_after
 from ..context import TurnContext
 from ..errors import EngineArgumentError, EngineErrorCode, IllegalStepError, InvalidClosingError
@@ -98,6 +99,12 @@ def _require_state(state: object) -> GameState:
 
 _TILE_OF_ID: Final = tuple(tile_of(i) for i in range(104))
 """The value of each numbered tile id (a joker's value is the table's: its history)."""
+
+_discard = maker(Discard, trusted=True)
+_meld = maker(MeldTiles, trusted=True)
+_lay_off = maker(LayOff, trusted=True)
+"""The engine's own steps, built without their argument checks (the hot path: the ids
+come from the rack, the ends from the meld)."""
 
 
 def _key(state: GameState, seat: int, tile_id: int) -> tuple[Hashable, ...]:
@@ -440,7 +447,7 @@ def _meld_candidates(state: GameState, classes: _Classes | None) -> Iterator[Mel
         for ids in _assignments(layout, classes):
             if ids not in seen:
                 seen.add(ids)
-                yield MeldTiles(ids)
+                yield _meld(ids)
 
 
 class _MeldInfo:
@@ -494,6 +501,30 @@ def _meld_info(table: Table, index: int, rules: Ruleset) -> _MeldInfo:
             _MELDS.clear()
         hit = _MELDS[key] = _MeldInfo(meld, rules, table.jokers)
     return hit
+
+
+_TableInfo = tuple[Table, Ruleset, list[_MeldInfo], dict[Tile, list[int]]]
+_TABLES: dict[tuple[int, int], _TableInfo] = {}
+"""``(id(table), id(rules)) -> (table, rules, each meld's info, value -> melds it may
+fit)``: most steps leave the table as it is (a take, a discard), so this is made once
+per table."""
+
+
+def _table_info(table: Table, rules: Ruleset) -> tuple[list[_MeldInfo], dict[Tile, list[int]]]:
+    key = (id(table), id(rules))
+    hit = _TABLES.get(key)
+    if hit is not None and hit[0] is table and hit[1] is rules:
+        return hit[2], hit[3]
+    infos = [_meld_info(table, index, rules) for index in range(len(table.melds))]
+    # which melds each value may fit (a free joker: every meld)
+    where: dict[Tile, list[int]] = {}
+    for index, info in enumerate(infos):
+        for value in info.values:
+            where.setdefault(value, []).append(index)
+    if len(_TABLES) >= 1024:
+        _TABLES.clear()
+    _TABLES[key] = (table, rules, infos, where)
+    return infos, where
 
 
 def _fitting_ends(
@@ -551,12 +582,7 @@ def _layoffs_and_swaps(state: GameState, classes: _Classes) -> Iterator[Step]:
     jokers_elsewhere = rules.joker_layoff_on_others_melds
     full = full_rights_context(state)
     ctx: TurnContext | None = None
-    infos = [_meld_info(table, index, rules) for index in range(len(melds))]
-    # which melds each value may fit (a free joker: every meld)
-    where: dict[Tile, list[int]] = {}
-    for index, info in enumerate(infos):
-        for value in info.values:
-            where.setdefault(value, []).append(index)
+    infos, where = _table_info(table, rules)
     every = range(len(melds))
     tile_of_id = table.tile
     for tile_id in classes.placing_order():
@@ -576,7 +602,7 @@ def _layoffs_and_swaps(state: GameState, classes: _Classes) -> Iterator[Step]:
                 if is_joker and not jokers_elsewhere and melds[index].owner != current:
                     continue
                 yield from (
-                    LayOff(tile_id, index, end)
+                    _lay_off(tile_id, index, end)
                     for end in _fitting_ends(table, index, infos[index], tile_id, tile, full)
                 )
         if is_joker:
@@ -619,7 +645,7 @@ def _ends(state: GameState, classes: _Classes) -> Iterator[Step]:
     if limit is not None and len(rack) - 1 > limit:
         return
     for tile_id in classes.representatives:
-        yield Discard(tile_id)
+        yield _discard(tile_id)
 
 
 def can_end_turn(state: GameState) -> bool:
