@@ -11,6 +11,7 @@ benchmarks/bench_engine.py; its strength against the other bots by the simulator
 
 from __future__ import annotations
 
+import io
 import json
 import random
 from collections import Counter
@@ -32,6 +33,7 @@ from hypothesis import strategies as st
 from remi_rules import Tile, serde, tile_of, variants
 from remi_rules._fast_melds import CODE, candidates
 from remi_rules.bots import FastBot, GreedyBot, RandomBot
+from remi_rules.cli import main as cli_main
 from remi_rules.engine import (
     Bot,
     Close,
@@ -289,3 +291,22 @@ def test_candidates_cover_the_racks_melds_without_jokers() -> None:
             tuple(sorted(str(_tile(c)) for c in layout)) for layout, *_ in candidates(cnt, 0, rules)
         }
         assert fast == catalogue
+
+
+@pytest.mark.parametrize("lang", ["en", "ro"])
+def test_the_command_line_seats_the_fast_bot(lang: str) -> None:
+    out = io.StringIO()
+    argv = ["demo", "--bots", "fast,random,greedy", "--players", "3", "--seed", "3"]
+    assert cli_main([*argv, "--lang", lang], out=out) == 0
+    assert "fast" in out.getvalue().splitlines()[1]  # the players' line
+    out = io.StringIO()
+    argv = ["demo", "--bots", "fast", "--players", "2", "--seed", "3", "--match", "--rounds", "2"]
+    assert cli_main([*argv, "--lang", lang], out=out) == 0
+    out = io.StringIO()
+    argv = ["simulate", "--variant", "clasic", "--rounds", "4", "--jobs", "1"]
+    argv += ["--bots", "fast,random", "--format", "json", "--no-progress"]
+    assert cli_main([*argv, "--lang", lang], out=out) == 0
+    report = json.loads(out.getvalue())
+    assert report["bots"] == ["fast", "random"]
+    means = report["rulesets"][0]["bots"]
+    assert means["fast"]["mean"] > means["random"]["mean"]
