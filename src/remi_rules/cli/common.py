@@ -54,8 +54,8 @@ previous player's discard, which closes that player's announcement window
 (ANNOUNCE-02) before he can announce, so he would always miss it (ANNOUNCE-03)."""
 
 BOT_KINDS: Final = tuple(BOTS)
-"""The bots ``--bots`` names: :class:`~remi_rules.bots.GreedyBot` and
-:class:`~remi_rules.bots.RandomBot`."""
+"""The bots ``--bots`` names: :class:`~remi_rules.bots.GreedyBot`,
+:class:`~remi_rules.bots.FastBot` and :class:`~remi_rules.bots.RandomBot`."""
 
 
 class CliError(Exception):

@@ -76,7 +76,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "--bots",
         default="greedy",
         metavar="KIND[,KIND...]",
-        help="greedy or random, one per seat or one for all (default: greedy)",
+        help="greedy, fast or random, one per seat or one for all (default: greedy)",
     )
     parser.add_argument("--match", action="store_true", help="play a match, not one round")
     length = parser.add_mutually_exclusive_group()

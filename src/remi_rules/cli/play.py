@@ -89,7 +89,8 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "--bots",
         default="greedy",
         metavar="KIND[,KIND...]",
-        help="the other seats: greedy or random, one per seat or one for all (default: greedy)",
+        help="the other seats (greedy, fast or random), one per seat or one for all "
+        "(default: greedy)",
     )
     parser.add_argument("--save", metavar="FILE", help="save the game as JSON when it stops")
     parser.add_argument(
