@@ -11,11 +11,14 @@ survives a restart.
 from __future__ import annotations
 
 import argparse
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from .. import serde
-from .common import OK, CliError, Subparsers, add_lang, add_rules, read_text
+from .common import OK, CliError, add_lang, add_rules, read_text
 from .texts import tr
+
+if TYPE_CHECKING:
+    from .common import Subparsers
 
 __all__ = ["add_parser", "run"]
 

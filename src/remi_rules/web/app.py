@@ -140,10 +140,11 @@ def create_app(
             if len(body) > MAX_BODY_BYTES:
                 return JSONResponse(_refusal("too_large", ask), status_code=413)
         try:
-            spec = TableSpec.from_json(json.loads(body or b"null"))
-            table = reg.create(spec)
+            data = json.loads(body or b"null")
         except ValueError:
             return JSONResponse(_refusal("bad_json", ask), status_code=400)
+        try:
+            table = reg.create(TableSpec.from_json(data))
         except WebRefusal as refusal:
             return JSONResponse({"error": refusal.dump(ask)}, status_code=400)
         except RemiError as err:

@@ -578,9 +578,10 @@ class Table:
                 self.failed = f"{err.code.value}: {err.message('en')}"
                 log.error("table %s: bot failed: %s", self.id, self.failed)
                 acted = True
-            if acted:
-                self.save()
-                self.broadcast()
+            finally:  # also when cancelled while a bot thinks: what was done is kept
+                if acted:
+                    self.save()
+                    self.broadcast()
             return acted and not self.failed
 
     async def stop(self) -> None:
