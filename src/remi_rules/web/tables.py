@@ -459,11 +459,35 @@ class Table:
 
     def apply(self, step: Step, seat: int) -> None:
         """Apply ``step`` for ``seat`` (``game.apply(step, seat=seat)``; a refusal
-        raises the library's error and changes nothing) and log it."""
+        raises the library's error and changes nothing), log it, then let the bots
+        react to it (:meth:`react`) before anyone is told."""
+        self._apply(step, seat)
+        self.react()
+
+    def _apply(self, step: Step, seat: int) -> None:
         game = self.match.game
         before = game.view(seat)
         game.apply(step, seat=seat)
         self._record(step, seat, before)
+
+    def react(self) -> None:
+        """The bots' out-of-turn steps (``bot.react(view)``: an announcement, a
+        declaration), seat by seat, until none has one: run after every step, under
+        the table's lock, so what a bot answers to a step never depends on when the
+        next message arrives."""
+        game = self.match.game
+        for _ in range(4 * self.players):
+            acted = False
+            for seat, bot in self.bots.items():
+                react = getattr(bot, "react", None)
+                if react is None or game.over:
+                    continue
+                step = react(game.view(seat))
+                if step is not None and game.can(step, seat=seat):
+                    self._apply(step, seat)
+                    acted = True
+            if not acted:
+                return
 
     async def step(self, client: Client, data: object) -> None:
         """A client's step message: read strictly, applied for the client's seat; the
@@ -521,6 +545,7 @@ class Table:
                 client.put({"type": "refused", "error": serde.dump_error(err, client.lang)})
                 return
             self.log.append([])
+            self.react()
             self.save()
             self.broadcast()
         self.kick()
@@ -546,26 +571,20 @@ class Table:
                     await asyncio.sleep(0)
 
     async def _bot_turn(self) -> bool:
-        """One round of the bots: their out-of-turn reactions, then one step of the bot
-        to move (its ``choose(view)`` in a worker thread).  False when no bot acts."""
+        """One step of the bot to move (its ``choose(view)`` in a worker thread, then
+        the bots' reactions), or the next round of a table without people.  False
+        when no bot acts."""
         async with self.lock:
             if self.failed:
                 return False
             game = self.match.game
             acted = False
             try:
-                for seat, bot in self.bots.items():
-                    react = getattr(bot, "react", None)
-                    if react is None or game.over:
-                        continue
-                    step = react(game.view(seat))
-                    if step is not None and game.can(step, seat=seat):
-                        self.apply(step, seat)
-                        acted = True
                 if game.over:
                     if not any(k == "human" for k in self.kinds) and not self.match.over:
                         self.match.next_round()
                         self.log.append([])
+                        self.react()
                         acted = True
                 else:
                     seat = game.state.current
@@ -724,6 +743,7 @@ class Registry:
             store=self.store,
         )
         self.tables[table.id] = table
+        table.react()  # an announcement a bot makes before anyone plays
         table.save()
         return table
 

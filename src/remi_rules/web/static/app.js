@@ -21,7 +21,8 @@ const app = {
   config: null, strings: {}, lang: "en",
   ws: null, seat: null, tiles: [], players: 0, kinds: [], rules: "",
   state: null, legal: [], rackOrder: [], selected: new Set(), hint: null,
-  lastResultShown: null, table: null, token: null, closedWhy: null, retry: 0,
+  table: null, token: null, closedWhy: null, retry: 0,
+  updates: 0, refusals: 0, hints: 0, // counts of the messages received, for tests
 };
 window.remiTable = app; // for tests and for anyone reading the page from the console
 
@@ -168,14 +169,17 @@ function receive(msg) {
     app.kinds = msg.seats; app.rules = msg.rules;
     $("log").replaceChildren();
   } else if (msg.type === "update") {
-    if (msg.fresh) { $("log").replaceChildren(); app.lastResultShown = null; }
+    app.updates += 1;
+    if (msg.fresh) { $("log").replaceChildren(); app.endRacks = null; }
     app.state = msg;
     app.legal = msg.legal;
     appendLog(msg.log, msg.events);
     render();
   } else if (msg.type === "refused") {
+    app.refusals += 1;
     showMessage(msg.error.message, msg.error.code);
   } else if (msg.type === "hint") {
+    app.hints += 1;
     app.hint = msg;
     renderHint();
   }
@@ -198,6 +202,7 @@ function appendLog(lines, events) {
       `${seatName(line.seat)}: ${text}`));
   }
   for (const event of events) {
+    if (event.kind === "round_ended") app.endRacks = event.racks; // public once it is over
     if (!EVENT_LINES.has(event.kind) || (event.kind === "announced" && !event.automatic)) continue;
     const params = { seat: seatName(event.seat), tile: event.atu == null ? "?" : tileText(event.atu),
       what: event.what ? t(`announce_${event.what}`) : "", reason: event.reason ? t(`end_${event.reason}`) : "" };
@@ -476,14 +481,20 @@ function renderResult(msg) {
     el("td", { text: s.flat_penalty ? `${t(`penalty_${s.flat_penalty.kind}`)} ${s.flat_penalty.points}` : "—" }),
     el("td", { text: `×${s.multiplier}` + (s.multiplier_reasons.length ? ` (${s.multiplier_reasons.map((r) => t(`mult_${r}`)).join(", ")})` : "") }),
     el("td", { class: "total", text: String(s.total) })));
-  const ended = msg.events.concat().reverse().find((e) => e.kind === "round_ended");
   const parts = [el("h2", { text: t("score") }), el("div", { class: "wide" }, el("table", {}, head, ...rows))];
   if (result.double_game) parts.push(el("p", { text: t("double_game", { why: t(`mult_${result.double_game_reason}`) }) }));
+  if (app.endRacks) {
+    const racks = el("ul", { class: "end-racks" });
+    app.endRacks.forEach((ids, s) => {
+      const tiles = el("span", { class: "row" }, ...ids.map((id) => tileNode(id)));
+      racks.append(el("li", { "data-seat": s }, `${seatName(s)}: `, tiles));
+    });
+    parts.push(el("h3", { text: t("end_racks") }), racks);
+  }
   parts.push(el("p", { class: "winners", text: t("winners", { seats: result.winners.map(seatName).join(", ") }) }));
   const totals = msg.match.totals.map((n, s) => `${seatName(s)} ${n}`).join(" · ");
   parts.push(el("p", { class: "match-totals", text: `${t("match_totals")}: ${totals}` }));
   if (msg.match.over) parts.push(el("p", { class: "match-over", text: t("match_over", { seats: msg.match.winners.map(seatName).join(", ") }) }));
-  if (ended) app.lastEnded = ended;
   box.replaceChildren(...parts);
 }
 
