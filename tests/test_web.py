@@ -4,21 +4,26 @@ token, a restart from the state folder and the privacy of each seat on the wire.
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import random
 import re
+import socket
+import subprocess
+import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from web_support import receive_until, require
 
 from remi_rules import serde, variants
 from remi_rules.engine import Game, Match, MatchConfig
-
-from web_support import receive_until, require
 
 require("starlette.testclient")
 
@@ -93,8 +98,15 @@ def test_every_string_the_page_uses_is_in_both_catalogues() -> None:
     en, ro = page_strings("en"), page_strings("ro")
     assert used - set(en) == set()
     assert set(en) == set(ro)
-    assert {k for k in en if en[k] == ro[k]} <= {"title", "atu", "step_rupere", "spectator",
-                                                   "declared_pe_tabla", "total", "term_total"}
+    assert {k for k in en if en[k] == ro[k]} <= {
+        "title",
+        "atu",
+        "step_rupere",
+        "spectator",
+        "declared_pe_tabla",
+        "total",
+        "term_total",
+    }
 
 
 @pytest.mark.parametrize(
@@ -105,8 +117,13 @@ def test_every_string_the_page_uses_is_in_both_catalogues() -> None:
         ({"seats": ["human", "greedy"], "variant": "chess"}, "bad_table"),
         ({"seats": ["human", "greedy"], "rounds": 0}, "bad_table"),
         ({"seats": ["human", "greedy"], "colour": "red"}, "bad_table"),
-        ({"seats": ["human", "greedy"], "house_rules": '{"base": "clasic", "overrides": '
-          '{"closing_bonus": "lots"}}'}, None),
+        (
+            {
+                "seats": ["human", "greedy"],
+                "house_rules": '{"base": "clasic", "overrides": {"closing_bonus": "lots"}}',
+            },
+            None,
+        ),
     ],
 )
 def test_a_bad_table_request_is_refused_with_a_code(body: dict[str, Any], code: str | None) -> None:
@@ -133,15 +150,17 @@ def test_a_house_rules_table_plays_under_those_rules() -> None:
 
 def test_the_lobby_refuses_other_sites_and_huge_bodies() -> None:
     with served() as (client, reg):
-        other = client.post("/api/tables", json=HUMANS_AND_BOTS,
-                            headers={"origin": "http://evil.example"})
+        other = client.post(
+            "/api/tables", json=HUMANS_AND_BOTS, headers={"origin": "http://evil.example"}
+        )
         assert other.status_code == 403 and other.json()["error"]["code"] == "bad_origin"
         huge = client.post("/api/tables", content=b"{" + b" " * 40_000 + b"}")
         assert huge.status_code == 413
         assert client.post("/api/tables", content=b"{nope").json()["error"]["code"] == "bad_json"
         assert not reg.tables
-        same = client.post("/api/tables", json=HUMANS_AND_BOTS,
-                           headers={"origin": "http://testserver"})
+        same = client.post(
+            "/api/tables", json=HUMANS_AND_BOTS, headers={"origin": "http://testserver"}
+        )
         assert same.status_code == 201
         listed = client.get("/api/tables").json()
         assert [t["id"] for t in listed] == [same.json()["id"]]
@@ -155,7 +174,9 @@ def test_a_seat_plays_its_legal_steps_and_a_refusal_changes_nothing() -> None:
     with served() as (client, reg):
         data = new_table(client, HUMANS_AND_BOTS)
         table = reg.tables[data["id"]]
-        with client.websocket_connect(f"/ws/{data['id']}?token={token_of(data['links'][0])}&lang=ro") as ws:
+        with client.websocket_connect(
+            f"/ws/{data['id']}?token={token_of(data['links'][0])}&lang=ro"
+        ) as ws:
             welcome = ws.receive_json()
             assert welcome["type"] == "welcome" and welcome["seat"] == 0
             assert len(welcome["tiles"]) == 106 and welcome["tiles"][104]["joker"]
@@ -165,8 +186,10 @@ def test_a_seat_plays_its_legal_steps_and_a_refusal_changes_nothing() -> None:
             assert [e["step"] for e in update["legal"]] == [
                 serde.dump_step(s) for s in game.legal_steps(0)
             ]
-            assert all(e["finishable"] is None or isinstance(e["finishable"], bool)
-                       for e in update["legal"])
+            assert all(
+                e["finishable"] is None or isinstance(e["finishable"], bool)
+                for e in update["legal"]
+            )
             # a refused step: the library's code and Romanian message; nothing changes
             before = serde.dumps_game(game)
             ws.send_json({"type": "step", "step": {"kind": "discard", "tile": 999}})
@@ -255,8 +278,11 @@ def test_a_step_out_of_turn_and_a_spectators_step_are_refused() -> None:
             assert welcome["seat"] is None
             update = receive_until(spectator, lambda m: m["type"] == "update")
             assert "rack" not in update["view"] and update["legal"] == []
-            for frame in ({"type": "step", "step": {"kind": "draw"}}, {"type": "hint"},
-                          {"type": "next_round"}):
+            for frame in (
+                {"type": "step", "step": {"kind": "draw"}},
+                {"type": "hint"},
+                {"type": "next_round"},
+            ):
                 spectator.send_json(frame)
                 assert spectator.receive_json()["error"]["code"] == "not_seated"
 
@@ -269,7 +295,7 @@ def _closed_with(ws: Any) -> tuple[int, str]:
 
 
 def test_an_oversized_frame_is_closed_with_1009_and_the_table_goes_on() -> None:
-    with served() as (client, reg):
+    with served() as (client, _):
         data = new_table(client, HUMANS_AND_BOTS)
         url = f"/ws/{data['id']}?token={token_of(data['links'][0])}"
         with client.websocket_connect(url) as ws:
@@ -360,18 +386,17 @@ def test_tables_survive_a_restart_from_the_state_folder(tmp_path: Path) -> None:
     again = Registry(seed=11, store=Store(tmp_path))
     table = again.tables[data["id"]]
     assert serde.dumps_game(table.match.game) == saved and table.log == log
-    with served(again) as (client, _):
-        with client.websocket_connect(url) as ws:
-            assert ws.receive_json()["seat"] == 0
-            update = receive_until(ws, lambda m: m["type"] == "update")
-            assert [line["kind"] for line in update["log"]][: len(log[0])] == [
-                line["step"]["kind"] for line in log[0]
-            ]
-            assert first["kind"] in {line["kind"] for line in update["log"]}
-            if not update["legal"]:
-                update = receive_until(ws, my_turn)
-            ws.send_json({"type": "step", "step": _pick(update["legal"])})
-            assert receive_until(ws, lambda m: m["type"] == "update" and m["log"])
+    with served(again) as (client, _), client.websocket_connect(url) as ws:
+        assert ws.receive_json()["seat"] == 0
+        update = receive_until(ws, lambda m: m["type"] == "update")
+        assert [line["kind"] for line in update["log"]][: len(log[0])] == [
+            line["step"]["kind"] for line in log[0]
+        ]
+        assert first["kind"] in {line["kind"] for line in update["log"]}
+        if not update["legal"]:
+            update = receive_until(ws, my_turn)
+        ws.send_json({"type": "step", "step": _pick(update["legal"])})
+        assert receive_until(ws, lambda m: m["type"] == "update" and m["log"])
 
 
 def test_a_broken_table_file_is_skipped_and_the_others_load(tmp_path: Path) -> None:
@@ -545,9 +570,69 @@ def _past(game: Game) -> set[int]:
 
 def _pick(legal: list[dict[str, Any]]) -> dict[str, Any]:
     """A quick player: draw, else discard, else the first legal step."""
-    kinds = {e["step"]["kind"]: e["step"] for e in legal}
+    kinds: dict[str, dict[str, Any]] = {e["step"]["kind"]: e["step"] for e in legal}
     for kind in ("draw", "discard", "close"):
         if kind in kinds:
             return kinds[kind]
     step: dict[str, Any] = legal[0]["step"]
     return step
+
+
+# -- remi-rules serve ------------------------------------------------------------------------------
+
+
+def test_serve_without_the_extra_exits_2_with_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from remi_rules.cli import main
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn fails
+    assert main(["serve", "--lang", "ro"], out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert err == "remi-rules: serve are nevoie de extra web: pip install 'remi-rules[web]'\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["serve", "--port", "70000"], "--port 70000"),
+        (["serve", "--bot-delay", "-1"], "--bot-delay -1"),
+        (["serve", "--rules", "/no/such/house.toml"], "house.toml"),
+        (["serve", "--variant", "chess"], "chess"),
+    ],
+)
+def test_serve_refuses_bad_options_with_exit_2(
+    argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from remi_rules.cli import main
+
+    assert main(argv, out=io.StringIO()) == 2
+    assert needle in capsys.readouterr().err
+
+
+def test_serve_prints_its_address_and_serves(tmp_path: Path) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    command = [sys.executable, "-m", "remi_rules", "serve", "--port", str(port)]
+    process = subprocess.Popen(
+        [*command, "--state-dir", str(tmp_path)], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line == f"Remi web table at http://127.0.0.1:{port}/ (Ctrl+C stops it)\n"
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/config") as answer:
+                    config = json.loads(answer.read())
+                break
+            except OSError:
+                assert time.monotonic() < deadline and process.poll() is None
+                time.sleep(0.1)
+        assert config["lang"] == "en" and config["variant"] == "clasic"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -34,9 +34,7 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
         "in Romanian or English.  Prints the address, then serves until stopped.",
     )
     parser.add_argument("--host", default=DEFAULT_HOST, help=f"default: {DEFAULT_HOST}")
-    parser.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help=f"default: {DEFAULT_PORT}"
-    )
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"default: {DEFAULT_PORT}")
     add_rules(parser)
     parser.add_argument(
         "--bots",

@@ -24,7 +24,7 @@ import importlib
 import logging
 import secrets
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import attrs
 
@@ -177,7 +177,9 @@ class TableSpec:
             variant = None
         elif variant is None:
             variant = "clasic"
-        if variant is not None and (not isinstance(variant, str) or variant not in variants.names()):
+        if variant is not None and (
+            not isinstance(variant, str) or variant not in variants.names()
+        ):
             raise WebRefusal("bad_table", why="variant: " + ", ".join(variants.names()))
         rounds = data.get("rounds")
         if rounds is not None and (type(rounds) is not int or not 1 <= rounds <= 100):
@@ -190,7 +192,7 @@ class TableSpec:
         house-rules text raises the library's :class:`~remi_rules.InvalidRulesetError`."""
         if self.house_rules is not None:
             text = self.house_rules
-            fmt = "json" if text.lstrip().startswith("{") else "toml"
+            fmt: Literal["json", "toml"] = "json" if text.lstrip().startswith("{") else "toml"
             rules = serde.loads_house_rules(text, fmt)
             base = _base_of(text, fmt)
             return rules, f"{base}+", {"house": serde.house_rules_to_dict(rules, base)}
@@ -410,7 +412,9 @@ class Table:
             "view": view_data,
             "legal": legal,
             "melds": _melds(game, client.lang),
-            "tiles_text": [i18n.counted("tiles", len(s.rack), client.lang) for s in game.state.seats],
+            "tiles_text": [
+                i18n.counted("tiles", len(s.rack), client.lang) for s in game.state.seats
+            ],
             "events": new_events,
             "log": new_log,
             "result": None if result is None else serde.dump_result(result),
@@ -758,4 +762,3 @@ class Registry:
     async def stop(self) -> None:
         for table in self.tables.values():
             await table.stop()
-
