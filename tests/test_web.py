@@ -4,6 +4,7 @@ token, a restart from the state folder and the privacy of each seat on the wire.
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import os
@@ -636,3 +637,52 @@ def test_serve_prints_its_address_and_serves(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_the_finishable_flags_come_from_the_engine_when_it_has_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A feature check: ``None`` today; once ``Game`` has ``is_finishable`` (and
+    ``legal_steps(seat, finishable=True)``), the flags are the engine's."""
+    from remi_rules.web.tables import finishable
+
+    game = Game.new(variants.get("clasic"), 2, seed=3)
+    seat = game.state.current
+    steps = game.legal_steps(seat)
+    if not hasattr(Game, "is_finishable"):
+        assert finishable(game, seat, steps) == [None] * len(steps)
+        odd = {s for k, s in enumerate(steps) if k % 2}
+        monkeypatch.setattr(Game, "is_finishable", lambda self, step: step not in odd, False)
+        assert finishable(game, seat, steps) == [s not in odd for s in steps]
+
+
+def test_the_log_uses_the_librarys_notation_module_when_there_is_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A feature check: ``str(step)`` today; once ``remi_rules.notation.format_step``
+    exists, every label and log line is written by it, in the connection's language."""
+    import types
+
+    from remi_rules.web.tables import step_text
+
+    game = Game.new(variants.get("clasic"), 2, seed=3)
+    seat = game.state.current
+    step = game.legal_steps(seat)[0]
+    if importlib.util.find_spec("remi_rules.notation") is None:
+        assert step_text(step, game.view(seat), "ro") == str(step)
+    fake = types.ModuleType("remi_rules.notation")
+    fake.format_step = lambda step, view, lang: f"{lang}:{step.kind}:{view.seat}"  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "remi_rules.notation", fake)
+    assert step_text(step, game.view(seat), "ro") == f"ro:{step.kind}:{seat}"
+    table = Registry().create(TableSpec(seats=("human", "human")))
+    current = table.match.game.state.current
+    first = table.match.game.legal_steps(current)[0]
+    table.apply(first, current)
+    line = table.update(_client_of(current))["log"][0]
+    assert line["text"] == f"ro:{first.kind}:{current}"
+
+
+def _client_of(seat: int) -> Any:
+    from remi_rules.web.tables import Client
+
+    return Client(seat, "ro")

@@ -93,13 +93,21 @@ class WebRefusal(Exception):
 # -- what the protocol does not offer yet: feature checks ----------------------------------
 
 
-def finishable(game: Game, step: Step) -> bool | None:
-    """Whether ``step`` still lets the turn end (``game.is_finishable``, the protocol's
-    finishable flag), or ``None`` while the engine has no such check."""
+def finishable(game: Game, seat: int, steps: Sequence[Step]) -> list[bool | None]:
+    """For each of ``steps`` (the seat's legal steps), whether it still lets the turn
+    end: the protocol's finishable flags, from ``game.legal_steps(seat,
+    finishable=True)`` (one call for the list) or else ``game.is_finishable(step)``;
+    ``None`` for each while the engine has neither (a feature check: the flags appear
+    as soon as the engine offers them)."""
     check: Callable[[Step], object] | None = getattr(game, "is_finishable", None)
     if check is None:
-        return None
-    return bool(check(step))
+        return [None] * len(steps)
+    listing: Callable[..., Sequence[Step]] = game.legal_steps
+    try:
+        keep = set(listing(seat, finishable=True))
+    except TypeError:  # is_finishable without the keyword
+        return [bool(check(step)) for step in steps]
+    return [step in keep for step in steps]
 
 
 def _notation() -> Callable[[Step, PlayerView, str], str] | None:
@@ -396,12 +404,13 @@ class Table:
             view_data = serde.dump_view(view, with_rules=False)
         legal: list[dict[str, Any]] = []
         if view is not None and seat is not None and not game.over:
-            for step in game.legal_steps(seat):
+            steps = game.legal_steps(seat)
+            for step, flag in zip(steps, finishable(game, seat, steps), strict=True):
                 legal.append(
                     {
                         "step": serde.dump_step(step),
                         "label": step_text(step, view, client.lang),
-                        "finishable": finishable(game, step),
+                        "finishable": flag,
                     }
                 )
         result = game.result()
