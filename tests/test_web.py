@@ -663,6 +663,7 @@ def test_the_log_uses_the_librarys_notation_module_when_there_is_one(
     exists, every label and log line is written by it, in the connection's language."""
     import types
 
+    from remi_rules.web import tables
     from remi_rules.web.tables import step_text
 
     game = Game.new(variants.get("clasic"), 2, seed=3)
@@ -673,6 +674,16 @@ def test_the_log_uses_the_librarys_notation_module_when_there_is_one(
     fake = types.ModuleType("remi_rules.notation")
     fake.format_step = lambda step, view, lang: f"{lang}:{step.kind}:{view.seat}"  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "remi_rules.notation", fake)
+    tables._notation.cache_clear()  # the lookup is made once per process
+    try:
+        _check_the_notation_is_used(step, game, seat)
+    finally:
+        tables._notation.cache_clear()
+
+
+def _check_the_notation_is_used(step: Any, game: Game, seat: int) -> None:
+    from remi_rules.web.tables import step_text
+
     assert step_text(step, game.view(seat), "ro") == f"ro:{step.kind}:{seat}"
     table = Registry().create(TableSpec(seats=("human", "human")))
     current = table.match.game.state.current
@@ -686,3 +697,17 @@ def _client_of(seat: int) -> Any:
     from remi_rules.web.tables import Client
 
     return Client(seat, "ro")
+
+
+def test_a_connection_too_far_behind_is_ended_after_what_was_queued() -> None:
+    from remi_rules.web.tables import MAX_QUEUE, Client
+
+    client = Client(0, "en")
+    for k in range(MAX_QUEUE + 1):
+        client.put({"n": k})
+    assert client.overflow and client.closed
+    queued = [client.queue.get_nowait() for _ in range(client.queue.qsize())]
+    assert queued[-1] is None and len(queued) == MAX_QUEUE
+    assert queued[:-1] == [{"n": k} for k in range(1, MAX_QUEUE)]
+    client.put({"n": "late"})
+    assert client.queue.empty()

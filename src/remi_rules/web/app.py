@@ -23,6 +23,7 @@ Routes:
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -251,8 +252,10 @@ async def _serve_socket(
             table.broadcast()
 
 
-def _start_writer(websocket: WebSocket, client: Client) -> Any:
-    import asyncio
+def _start_writer(websocket: WebSocket, client: Client) -> asyncio.Task[None]:
+    """The connection's writer: sends the client's queued messages in order; closes
+    the connection (1008) when the client fell :data:`~remi_rules.web.tables.MAX_QUEUE`
+    messages behind."""
 
     async def write() -> None:
         try:
@@ -265,7 +268,8 @@ def _start_writer(websocket: WebSocket, client: Client) -> Any:
                 )
         except Exception:  # the socket went away: the reader sees it too
             client.closed = True
-        if client.closed:
+            return
+        if client.overflow:
             with contextlib.suppress(Exception):
                 await websocket.close(protocol.CLOSE_POLICY, "too far behind")
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import importlib
 import logging
 import secrets
@@ -110,7 +111,10 @@ def finishable(game: Game, seat: int, steps: Sequence[Step]) -> list[bool | None
     return [step in keep for step in steps]
 
 
+@functools.lru_cache(maxsize=1)
 def _notation() -> Callable[[Step, PlayerView, str], str] | None:
+    """``remi_rules.notation.format_step`` if the library has it (looked up once: a
+    failed import costs more than writing a step)."""
     try:
         module = importlib.import_module("remi_rules.notation")
     except ImportError:
@@ -250,6 +254,7 @@ class Client:
     events: int = 0
     log: int = 0
     closed: bool = False
+    overflow: bool = False
 
     def put(self, message: dict[str, Any]) -> None:
         """Queue ``message``; a client too far behind is closed (``None`` ends its writer)."""
@@ -258,13 +263,17 @@ class Client:
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
+            self.overflow = True
             self.close()
 
     def close(self) -> None:
+        """Stop: the writer ends after the messages before it (a client too far behind
+        loses its oldest one, to make room for the end)."""
         if not self.closed:
             self.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)
+            if self.queue.full():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
 
 
 class Table:
