@@ -13,7 +13,8 @@ next slot, then sends a step chosen from the legal steps it was sent (draw, then
 discard the first tile listed; a ``next_round`` once a round is over).  A step's
 latency is the time from sending it to receiving the update that logs it (or its
 refusal, counted as an error).  Reported after ``--seconds``: the steps a second
-made, p50/p99 latency, the errors (refusals, closed connections), the server's CPU.
+made, p50/p99 latency, the errors (refusals, closed connections), the server's CPU
+(cores used, and milliseconds of CPU per step) and the machine's load average.
 
 Then ``--ramp``: the same tables at each rate a table of the list (each phase
 ``--ramp-seconds``), stopping at the first whose p99 is 100 ms or more; the highest
@@ -173,17 +174,24 @@ def _cpu_seconds(pid: int) -> float:
 async def _phase(
     loads: list[TableLoad], stats: Stats, rate: float, seconds: float, pid: int
 ) -> dict[str, Any]:
-    for load in loads:
+    settle = 1.0 + max((1.0 / load.rate for load in loads), default=0.0)
+    for load in loads:  # the slots already given out at the old rate run out first
         load.rate = rate
-    await asyncio.sleep(1.0)  # settle at the new rate
+        load.next_slot = 0.0
+    await asyncio.sleep(settle)
     stats.reset()
     stats.measuring = True
     cpu = _cpu_seconds(pid)
     await asyncio.sleep(seconds)
     stats.measuring = False
     out = _summary(stats, seconds)
+    used = _cpu_seconds(pid) - cpu
     out["offered_per_s"] = round(rate * len(loads), 1)
-    out["server_cpu"] = round((_cpu_seconds(pid) - cpu) / seconds, 2)
+    out["server_cpu"] = round(used / seconds, 2)
+    # what one step costs the server, whatever else the machine is doing: the figure
+    # to divide a core by for the rate one process can hold
+    out["server_cpu_ms_per_step"] = round(used * 1000 / stats.steps, 2) if stats.steps else None
+    out["load_average"] = os.getloadavg()[0]
     return out
 
 
