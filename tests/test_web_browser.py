@@ -42,7 +42,16 @@ ARGS = [
     "--no-first-run",
 ]
 SEED = 6
-WANTED = {"draw", "take_last_discard", "rupere", "meld", "lay_off", "swap_joker", "discard"}
+WANTED = {
+    "draw",
+    "take_last_discard",
+    "rupere",
+    "announce_atu",
+    "meld",
+    "lay_off",
+    "swap_joker",
+    "discard",
+}
 
 
 def _browser_or_skip() -> Any:
