@@ -711,3 +711,18 @@ def test_a_connection_too_far_behind_is_ended_after_what_was_queued() -> None:
     assert queued[:-1] == [{"n": k} for k in range(1, MAX_QUEUE)]
     client.put({"n": "late"})
     assert client.queue.empty()
+
+
+def test_import_remi_rules_imports_no_web_package() -> None:
+    """The ASGI stack is the optional extra's: neither the library nor its command
+    line imports it until ``serve`` runs."""
+    code = (
+        "import sys, remi_rules, remi_rules.cli, remi_rules.web.tables\n"
+        "print(sorted(m for m in ('starlette', 'uvicorn', 'websockets', 'httpx') "
+        "if m in sys.modules))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout == "[]\n"
