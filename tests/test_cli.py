@@ -155,8 +155,8 @@ def test_every_command_is_registered_in_help_order() -> None:
     code, text = run("--help")
     assert code == 0
     names = re.findall(r"^    (\w+) ", text, flags=re.MULTILINE)
-    assert names == ["demo", "check", "variants", "play", "replay", "simulate"]
-    assert len(COMMANDS) == 6
+    assert names == ["demo", "check", "variants", "play", "replay", "simulate", "serve"]
+    assert len(COMMANDS) == 7
 
 
 def test_a_command_module_is_added_by_listing_it() -> None:

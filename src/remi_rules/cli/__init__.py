@@ -22,6 +22,9 @@ of ``--help``):
     cluster): round lengths, how rounds end, scores and the first-player advantage
     with 95 % intervals, as a table, JSON or CSV, and a plot
     (:mod:`remi_rules.cli.simulate`, :mod:`remi_rules.sim`).
+``serve``
+    The reference web table in a browser (:mod:`remi_rules.cli.serve`, docs/web.md;
+    needs the extra ``web``).
 
 Exit codes: 0 success; 1 an invalid meld or opening in ``check`` (and a refused
 step in ``play --strict``); 2 usage errors, unknown presets and bad files, with the
@@ -40,7 +43,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, TextIO, cast
 
 from ..errors import RemiError
-from . import check, demo, play, replay, simulate, variants
+from . import check, demo, play, replay, serve, simulate, variants
 from .common import USAGE, CliError
 
 if TYPE_CHECKING:
@@ -63,7 +66,7 @@ class Command(Protocol):
         ...
 
 
-COMMANDS: tuple[Command, ...] = (demo, check, variants, play, replay, simulate)
+COMMANDS: tuple[Command, ...] = (demo, check, variants, play, replay, simulate, serve)
 """The commands, in the order ``--help`` lists them."""
 
 
