@@ -19,17 +19,18 @@ from ..engine import (
     Game,
     GameRecord,
     GameState,
+    PlayerView,
     Rupere,
     Step,
     TakeAtu,
     TakeLastDiscard,
 )
+from ..notation import format_step
 from ..table import Table
-from .notation import format_step
 from .render import ids_text, row_text, seat_name, status_text, table_lines
 from .texts import tiles
 
-__all__ = ["Entry", "TurnLog", "apply_logged", "describe", "replay_entries"]
+__all__ = ["Entry", "TurnLog", "apply_logged", "describe", "replay_entries", "step_view"]
 
 
 @attrs.frozen
@@ -52,9 +53,11 @@ class Entry:
 def describe(step: Step, before: GameState, after: GameState, lang: str, *, reveal: bool) -> Entry:
     """``step``, made from ``before`` and leading to ``after``, as an :class:`Entry`;
     a take names the tiles it took (face up, so public), a draw the tile drawn only
-    when ``reveal``."""
-    text = format_step(step, before, lang)
+    when ``reveal``.  The step is written in the notation of :mod:`remi_rules.notation`
+    as the seat that made it sees the position (the short form)."""
     mover = before.current
+    seat = mover if step.in_turn else getattr(step, "seat", mover)
+    text = format_step(step, step_view(before, seat), lang)
     taken: tuple[int, ...] = ()
     if isinstance(step, TakeLastDiscard) and before.row:
         taken = before.row[-1:]
@@ -66,8 +69,13 @@ def describe(step: Step, before: GameState, after: GameState, lang: str, *, reve
         taken = after.rack(mover)[-1:]
     if taken:
         text += f" ({ids_text(taken, before.table)})"
-    seat = mover if step.in_turn else getattr(step, "seat", mover)
     return Entry(before.turn, mover, seat, step, step.in_turn, text, before.table)
+
+
+def step_view(state: GameState, seat: int) -> PlayerView | None:
+    """The view of ``seat`` in which its steps are written, or None (the view-free
+    form) for a seat not at the table."""
+    return PlayerView.of(state, seat) if 0 <= seat < state.players else None
 
 
 def apply_logged(
