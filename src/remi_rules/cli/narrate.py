@@ -118,10 +118,19 @@ class TurnLog:
     made.  ``per_step=True`` (``replay``): a line per step as it comes, and at each
     turn's end the rack sizes, the stock, the row and the whole table."""
 
-    def __init__(self, lang: str, *, you: int | None = None, per_step: bool = False) -> None:
+    def __init__(
+        self,
+        lang: str,
+        *,
+        you: int | None = None,
+        per_step: bool = False,
+        each_step: bool = False,
+    ) -> None:
         self.lang = lang
         self.you = you
-        self.per_step = per_step
+        self.per_step = per_step or each_step
+        self.each_step = each_step
+        """With ``per_step``: the table after every step, not only at a turn's end."""
         self._group: list[Entry] = []
 
     @property
@@ -141,6 +150,12 @@ class TurnLog:
             lines.append(f"T{entry.turn:<3} {who}  {entry.text}")
         return lines
 
+    def after(self, now: GameState) -> list[str]:
+        """With ``each_step``, the position after a step (``now``)."""
+        if not self.each_step:
+            return []
+        return self._position(now)
+
     def finish(self, now: GameState) -> list[str]:
         """The end of the turn being told, ``now`` being the state at its end."""
         if not self._group:
@@ -148,11 +163,7 @@ class TurnLog:
         group, self._group = self._group, []
         lang = self.lang
         if self.per_step:
-            return [
-                "      " + status_text(now, lang),
-                "      " + _row_line(now, lang),
-                *table_lines(now.table, lang, you=self.you, indent="      "),
-            ]
+            return [] if self.each_step else self._position(now)
         first = group[0]
         mover = first.mover
         parts = [
@@ -178,6 +189,14 @@ class TurnLog:
                 now.table, lang, you=self.you, only=sorted(marks), marks=marks, indent="    "
             )
         return lines
+
+    def _position(self, now: GameState) -> list[str]:
+        lang = self.lang
+        return [
+            "      " + status_text(now, lang),
+            "      " + _row_line(now, lang),
+            *table_lines(now.table, lang, you=self.you, indent="      "),
+        ]
 
 
 def _row_line(state: GameState, lang: str) -> str:
