@@ -10,6 +10,9 @@ message catalogues (the ``word:`` and ``words:`` entries), so a language is one
   jokers 104 and 105.  A rupere names the row position, a swap its joker, an
   out-of-turn step its seat (``seat 2: announce``).  ``str(step)`` is this form in
   English.
+* :func:`parse_step` reads the words of every language of the catalogues, with or
+  without diacritics, in any case; ``lang`` is the language it writes and the one of
+  its suggestions.
 * **With a view** (:class:`~remi_rules.engine.PlayerView`, the seat that makes the
   step) the short form is used wherever it is unambiguous: ``7R`` is the copy of the
   seat's rack the turn uses first (the taken row tile, a swapped joker, the atu's
@@ -144,13 +147,14 @@ def _word(key: str, lang: str) -> str:
     return i18n.template(f"word:{key}", lang)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=64)
 def _phrases(key: str, lang: str) -> tuple[tuple[str, ...], ...]:
-    """Every phrase (its words, plain) read for ``key`` in ``lang``: the written word
-    and the ``words:`` alternatives, in ``lang`` and in English."""
+    """Every phrase (its words, plain) read for ``key``: the written word and the
+    ``words:`` alternatives of ``lang`` first, then those of English and of every other
+    language of the catalogues (a person types the words he knows)."""
     out: list[tuple[str, ...]] = []
-    for each in dict.fromkeys((lang, i18n.SOURCE_LANGUAGE)):
-        forms = []
+    for each in dict.fromkeys((lang, i18n.SOURCE_LANGUAGE, *i18n.languages())):
+        forms: list[str] = []
         for entry in (f"word:{key}", f"words:{key}"):
             with contextlib.suppress(KeyError):  # a key with only one of the two
                 forms += i18n.template(entry, each).split("|")
