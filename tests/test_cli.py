@@ -22,8 +22,6 @@ from pathlib import Path
 import pytest
 
 from remi_rules import serde, variants
-from remi_rules.errors import NotationError, NotationErrorCode
-from remi_rules.notation import format_step
 from remi_rules.bots import GreedyBot, RandomBot
 from remi_rules.cli import COMMANDS, build_parser, main
 from remi_rules.cli.play import Meta, parse_command
@@ -49,7 +47,9 @@ from remi_rules.engine import (
     Undo,
     play_round,
 )
+from remi_rules.errors import NotationError, NotationErrorCode
 from remi_rules.lipire import End
+from remi_rules.notation import format_step
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("REMI_UPDATE_GOLDEN") == "1"

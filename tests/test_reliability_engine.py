@@ -28,7 +28,6 @@ from remi_rules import MeldKind, RemiError, Tile, analyze_meld, ids_of, serde, v
 from remi_rules import _i18n as i18n
 from remi_rules import engine as eng
 from remi_rules.cli.play import parse_command
-from remi_rules.notation import format_step
 from remi_rules.engine import (
     MAX_UNDOS_PER_TURN,
     Close,
@@ -57,6 +56,7 @@ from remi_rules.errors import (
 )
 from remi_rules.layouts import meld_layouts
 from remi_rules.lipire import End
+from remi_rules.notation import format_step
 from remi_rules.tiles import JOKER_IDS
 
 # -- A. one step per choice ---------------------------------------------------------------------

@@ -339,6 +339,8 @@ class _Reader:
         self.lines = [line.strip() for line in lines]
         self.headers: dict[str, tuple[int, Any]] = {}
         self.rules: list[tuple[int, str, Any]] = []
+        self.deal_line: int | None = None
+        """The line of the deal's last line (the stock)."""
 
     # -- headers
 
@@ -528,6 +530,7 @@ class _Reader:
                     raise _fail(_R.BAD_DEAL, at + 1, why="deal_twice", tile=_physical(tile_id))
                 seen[tile_id] = at + 1
             deal += ids
+            self.deal_line = at + 1
             at += 1
         if len(deal) != 106:
             raise _fail(_R.BAD_DEAL, at, why="deal_count", count=len(deal))
@@ -586,7 +589,7 @@ class _Reader:
         try:
             game = Game.replay(record, upto=0)
         except InvalidStateError as err:  # the deal's shuffle is missing or wrong
-            line = shuffle_lines[0] if shuffle_lines else None
+            line = shuffle_lines[0] if shuffle_lines else self.deal_line
             why = "chance_wrong" if shuffle_lines else "chance_missing"
             raise _fail(_R.BAD_CHANCE, line, why=why, cause=err) from None
         steps: list[Step] = []
