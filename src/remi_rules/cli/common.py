@@ -29,6 +29,7 @@ __all__ = [
     "BOT_KINDS",
     "INVALID",
     "OK",
+    "TEXT_RECORD_SUFFIXES",
     "USAGE",
     "CliError",
     "RulesChoice",
