@@ -71,11 +71,9 @@ def test_a_bad_text_record_names_its_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "bad.txt"
-    fingerprint = serde.ruleset_to_dict  # the clasic fingerprint, read from the preset
     from remi_rules import variants
 
     fp = variants.get("clasic").fingerprint()
-    assert fingerprint
     path.write_text(f'[Rules "clasic"]\n[Fingerprint "{fp}"]\n[Players 9]\n', encoding="utf-8")
     assert run("replay", str(path))[0] == 2
     assert "(line 3)" in capsys.readouterr().err

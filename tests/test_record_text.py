@@ -12,7 +12,7 @@ import attrs
 import pytest
 from reliability_play import PRESETS, random_round
 
-from remi_rules import serde, variants
+from remi_rules import Ruleset, serde, variants
 from remi_rules.engine import Game
 from remi_rules.errors import InvalidRecordTextError, RecordTextErrorCode
 from remi_rules.serde import MAX_DOCUMENT_BYTES, MAX_RECORD_LINE
@@ -29,7 +29,7 @@ def played(preset: str, seed: int, players: int = 3, *, finish: bool = True) -> 
     return game
 
 
-def _house() -> object:
+def _house() -> Ruleset:
     return serde.house_rules_from_dict(
         {"base": "online", "overrides": {"closing_bonus": 50, "no_announce_penalty": None}}
     )
