@@ -156,3 +156,11 @@ def test_play_edits_lines_and_keeps_history_at_a_terminal() -> None:
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+def test_replay_of_the_golden_record_matches_its_golden_output() -> None:
+    path = GOLDEN / "record_clasic_ro.remi"
+    code, text = run("replay", str(path), "--lang", "ro", "--upto", "14")
+    assert code == 0
+    want = (GOLDEN / "replay_record_clasic_ro.txt").read_text(encoding="utf-8")
+    assert text == want.replace("{path}", str(path))
