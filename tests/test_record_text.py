@@ -143,6 +143,8 @@ def test_strict_loading_names_the_line() -> None:
     assert err.details["column"] == 18
     _bad(swap(turn, "7. draw"), R.WRONG_TURN, turn + 1)
     _bad(swap(turn, "2. take atu"), R.STEP_REFUSED, turn + 1)
+    _bad(swap(turn, "draw"), R.BAD_LINE, turn + 1)
+    _bad(swap(turn, "2. seat 0: announce"), R.BAD_LINE, turn + 1)
     result = _number(lines, "[Scores")
     _bad(swap(result, "[Scores [1, 2]]"), R.RESULT, result + 1)
     seed = _number(lines, "[Seed")

@@ -613,6 +613,8 @@ class _Reader:
                     steps.append(step)
             else:
                 step = _parse(data, None, lang, number, 1)
+                if step.in_turn:  # a step of the turn is written in a numbered line
+                    raise _fail(_R.BAD_LINE, number, text=data[:60])
                 self._apply(game, step, number, data)
                 steps.append(step)
         self._check_chance(game, given, shuffle_lines, outcomes, len(self.lines))
