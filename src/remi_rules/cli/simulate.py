@@ -278,8 +278,8 @@ def _simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         try:
             write_plot(results, args.plot)
         except RuntimeError as exc:  # matplotlib is missing
-            raise CliError("sim_bad", why=str(exc)) from None
-        err.write(f"plot written to {args.plot}\n")
+            raise CliError("sim_no_plot") from exc
+        err.write(tr(lang, "sim_plot", path=args.plot) + "\n")
     return 0
 
 
