@@ -164,3 +164,9 @@ def test_replay_of_the_golden_record_matches_its_golden_output() -> None:
     assert code == 0
     want = (GOLDEN / "replay_record_clasic_ro.txt").read_text(encoding="utf-8")
     assert text == want.replace("{path}", str(path))
+
+
+def test_play_refuses_a_step_for_another_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("seat 1: announce\nquit\n"))
+    code, text = run("play", "--seed", "3", "--players", "2")
+    assert code == 0 and "not allowed [not_your_step]" in text

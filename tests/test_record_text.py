@@ -5,6 +5,7 @@ line."""
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -35,10 +36,14 @@ def _house() -> Ruleset:
     )
 
 
+ROUNDS = int(os.environ.get("REMI_WIDE_ROUNDS", "100")) if os.environ.get("REMI_WIDE") else 4
+"""Rounds per preset and language (``REMI_WIDE=1``: 100, or ``REMI_WIDE_ROUNDS``)."""
+
+
 @pytest.mark.parametrize("preset", [*PRESETS, "house"])
 @pytest.mark.parametrize("lang", ["en", "ro"])
 def test_random_rounds_round_trip(preset: str, lang: str) -> None:
-    for seed in range(4):
+    for seed in range(ROUNDS):
         game = played(preset, seed, 2 + seed % 3, finish=seed != 3)
         text = serde.dump_record_text(game, lang=lang, seed=seed if game.over else None)
         read = serde.read_record_text(text)

@@ -79,15 +79,21 @@ def step_view(state: GameState, seat: int) -> PlayerView | None:
 
 
 def apply_logged(
-    game: Game, step: Step, lang: str, *, reveal: Callable[[int], bool]
+    game: Game,
+    step: Step,
+    lang: str,
+    *,
+    reveal: Callable[[int], bool],
+    seat: int | None = None,
 ) -> list[Entry]:
     """Apply ``step`` to ``game`` and tell it, with the automatic steps that followed
     it (a forced draw, an automatic announcement).  ``reveal(seat)`` says whether the
-    tile that seat draws may be shown.  An illegal step raises
-    :class:`~remi_rules.IllegalStepError` and changes nothing."""
+    tile that seat draws may be shown; ``seat``, when given, is the seat that sends
+    the step (another seat's step is refused, ``not_your_step``).  An illegal step
+    raises :class:`~remi_rules.IllegalStepError` and changes nothing."""
     before = game.state
     known = len(game.record().steps)
-    game.apply(step)
+    game.apply(step, seat=seat)
     after = game.state
     made = game.record().steps[known:]
     out = [describe(made[0], before, after, lang, reveal=reveal(before.current))]

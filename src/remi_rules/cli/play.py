@@ -227,10 +227,13 @@ class _Session:
         for line in lines:
             self.out.write(line + "\n")
 
-    def apply(self, step: Step) -> None:
-        """Apply ``step`` (IllegalStepError if refused) and tell it in the turn log."""
+    def apply(self, step: Step, *, seat: int | None = None) -> None:
+        """Apply ``step`` sent by ``seat`` (IllegalStepError if refused) and tell it in
+        the turn log."""
         before = self.game.state
-        entries = apply_logged(self.game, step, self.lang, reveal=lambda seat: seat == self.you)
+        entries = apply_logged(
+            self.game, step, self.lang, reveal=lambda s: s == self.you, seat=seat
+        )
         for k, entry in enumerate(entries):
             self.write(self.log.add(entry, before if k == 0 else self.game.state))
 
@@ -358,7 +361,7 @@ class _Session:
         before = game.state
         made = game.record().steps
         try:
-            self.apply(step)
+            self.apply(step, seat=self.you)  # "seat 2: announce" is not the player's
         except IllegalStepError as err:
             return self.refused("refused", err.code, err.message(lang))
         state = game.state
