@@ -14,12 +14,14 @@ import random
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reliability_play import PRESETS, random_round
 
+from remi_rules import _i18n as i18n
 from remi_rules import variants
 from remi_rules.engine import (
     AnnounceAtu,
@@ -235,6 +237,30 @@ def test_the_language_and_the_types_are_checked() -> None:
         format_step("draw")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         format_step(Draw(), lang=1)  # type: ignore[arg-type]
+
+
+def test_a_third_language_writes_and_reads_its_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tests/locale/fr holds two words of the notation: a language is one .po file,
+    what it lacks is written in English, and every language's words are read."""
+    locale = Path(__file__).resolve().parent / "locale"
+    monkeypatch.setenv(i18n.LOCALE_PATH_ENV, str(locale))
+    i18n.reload()
+    try:
+        meld = MeldTiles((40, 49, 56))
+        assert format_step(Draw(), lang="fr") == "piocher"
+        assert format_step(meld, lang="fr") == "poser 6R 7R' 8R"
+        assert format_step(Undo(), lang="fr") == "undo"  # not in the catalogue: English
+        assert parse_step("piocher", lang="fr") == Draw() == parse_step("piocher")
+        assert parse_step("poser 6R 7R' 8R", lang="fr") == meld
+        with pytest.raises(NotationError) as info:
+            parse_step("pioche", lang="fr")
+        assert info.value.details["suggestion"] == "draw"
+        assert "piocher?" in info.value.message("fr")
+    finally:
+        monkeypatch.delenv(i18n.LOCALE_PATH_ENV)
+        i18n.reload()
+    with pytest.raises(NotationError):
+        format_step(Draw(), lang="fr")
 
 
 @settings(max_examples=300)

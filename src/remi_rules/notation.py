@@ -135,10 +135,20 @@ def _plain(word: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+_SEEN_LANGUAGES: list[tuple[str, ...]] = [()]
+
+
 def _language(lang: object) -> str:
+    """``lang`` checked; the word caches are emptied when the catalogues found
+    changed (:func:`remi_rules._i18n.reload` with another locale path)."""
     if type(lang) is not str:
         raise TypeError(f"lang must be a str, not {type(lang).__name__}")
-    if lang not in i18n.languages():
+    present = i18n.languages()
+    if present != _SEEN_LANGUAGES[0]:
+        _SEEN_LANGUAGES[0] = present
+        for cached in (_phrases, _verbs, _word_set):
+            cached.cache_clear()
+    if lang not in present:
         raise NotationError(_S.UNKNOWN_LANGUAGE, lang=lang, known=", ".join(i18n.languages()))
     return lang
 
@@ -195,6 +205,7 @@ def match_verb(
     """The verb (a key of ``keys``) that ``words`` start with (in any case, with or
     without diacritics) and how many words it takes, or None.  (The command line
     matches its own words, ``hint``, ``help`` …, the same way.)"""
+    lang = _language(lang)
     head = tuple(_plain(w) for w in words[:3])
     for phrase, key in _verbs(lang, tuple(keys)):
         if head[: len(phrase)] == phrase:
@@ -206,6 +217,7 @@ def suggest(word: str, lang: str, keys: Sequence[str] = STEP_WORDS) -> str | Non
     """The key (of ``keys``) of the word closest to the unknown ``word`` among those
     read in ``lang``, or None when none is close (:func:`difflib.get_close_matches`,
     cutoff 0.6)."""
+    lang = _language(lang)
     plain = _plain(word)[:40]
     by_form: dict[str, str] = {}
     for key in keys:
