@@ -39,9 +39,10 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "check",
         help="validate melds, or a first etalare, written in tile notation",
-        description='Validate melds written in tile notation ("11R 12R 13R 1R", J for a '
-        "joker) under a preset or a house-rules file: the kind, the points and what each "
-        "joker stands for, or why it is invalid.  Exit code 1 if one is invalid.",
+        description="Validate melds written in tile notation (11R 12R 13R 1R, J for a "
+        "joker; several melds separated by '|' or each quoted) under a preset or a "
+        "house-rules file: the kind, the points and what each joker stands for, or why it "
+        "is invalid.  Exit code 1 if one is invalid.",
     )
     parser.add_argument(
         "melds",

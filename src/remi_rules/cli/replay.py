@@ -39,9 +39,10 @@ __all__ = ["add_parser", "load_rounds", "replay_lines", "run"]
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "replay",
-        help="print a saved game (game, record or match JSON) step by step",
-        description="Print a saved game step by step: a JSON file written by "
-        "serde.dump_game, dump_record or dump_match (its kind says which).",
+        help="print a saved game (a text record, or game, record or match JSON) step by step",
+        description="Print a saved game step by step: a text record (serde.dump_record_text, "
+        "demo --save x.remi) or a JSON file written by serde.dump_game, dump_record or "
+        "dump_match (its kind says which).",
     )
     parser.add_argument("file", metavar="FILE", help="the saved game (a text record, or JSON)")
     parser.add_argument(
