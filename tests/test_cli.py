@@ -859,7 +859,7 @@ def test_play_bad_notation_prints_a_typed_error(monkeypatch: pytest.MonkeyPatch)
         monkeypatch, "--seed", "3", "--players", "2", stdin="meld 5X\nlay\nfoo\nquit\n"
     )
     assert code == 0
-    assert "cannot read that [notation_bad_tile]: '5X': the colour must be" in text
+    assert "cannot read that [notation_bad_tile]: Not a tile: '5X': the colour must be" in text
     assert "cannot read that [notation_missing]: lay needs a tile, for example: lay 9G on 2" in text
     assert "cannot read that [notation_unknown_command]: 'foo' is not a step" in text
 
