@@ -22,7 +22,23 @@ from typing import Any
 
 from remi_rules import variants
 from remi_rules.bots import GreedyBot, RandomBot
-from remi_rules.engine import Game, Phase, PlayerView
+from remi_rules.engine import (
+    AnnounceAtu,
+    AnnounceFewTiles,
+    Close,
+    DeclarePeTabla,
+    Discard,
+    Game,
+    LayOff,
+    MeldTiles,
+    Phase,
+    PlayerView,
+    Rupere,
+    Step,
+    SwapJoker,
+    TakeLastDiscard,
+)
+from remi_rules.engine.steps import tile_label
 from remi_rules.hints import TurnPlan, hint
 
 GOLDEN = Path(__file__).parent / "golden" / "hint_plans.json"
@@ -40,10 +56,39 @@ def _bots(seed: int, players: int) -> list[GreedyBot | RandomBot]:
     return [GreedyBot() if s % 2 == 0 else RandomBot(seed=seed * 10 + s) for s in range(players)]
 
 
+def legacy_text(step: Step) -> str:
+    """A step as ``str(step)`` wrote it when the plans were recorded (tile values,
+    not copies: ``meld 6R 7R 8R``, ``take last discard``, ``lay off 9G on meld 2
+    (high)``), so the golden file needs no rewriting when the notation changes."""
+    match step:
+        case TakeLastDiscard():
+            return "take last discard"
+        case Rupere(index=index):
+            return f"rupere at {index}"
+        case MeldTiles(tiles=tiles):
+            return "meld " + " ".join(tile_label(i) for i in tiles)
+        case LayOff(tile=tile, meld=meld, end=end):
+            shown = f" ({end.value})" if end is not None else ""
+            return f"lay off {tile_label(tile)} on meld {meld}{shown}"
+        case SwapJoker(tile=tile, meld=meld, joker=joker):
+            return f"swap {tile_label(tile)} for joker {joker} in meld {meld}"
+        case Discard(tile=tile):
+            return f"discard {tile_label(tile)}"
+        case Close(tile=tile):
+            return f"close with {tile_label(tile)}"
+        case AnnounceFewTiles(seat=seat):
+            return f"seat {seat} announces few tiles"
+        case AnnounceAtu(seat=seat):
+            return f"seat {seat} announces the atu"
+        case DeclarePeTabla(seat=seat):
+            return f"seat {seat} declares pe tablă"
+    return str(step)  # draw, take atu, undo: written the same
+
+
 def record(plan: TurnPlan) -> dict[str, Any]:
     """A plan as JSON: its steps, notes (code and details) and valuation."""
     return {
-        "steps": [str(step) for step in plan.steps],
+        "steps": [legacy_text(step) for step in plan.steps],
         "notes": [
             [note.code.value, {k: str(v) for k, v in sorted(note.details.items())}]
             for note in plan.notes

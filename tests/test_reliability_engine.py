@@ -27,7 +27,7 @@ from engine_policies import PRESETS, find_turn, play_states, tile_id, two_seat_d
 from remi_rules import MeldKind, RemiError, Tile, analyze_meld, ids_of, serde, variants
 from remi_rules import _i18n as i18n
 from remi_rules import engine as eng
-from remi_rules.cli.notation import format_step, parse_command
+from remi_rules.cli.play import parse_command
 from remi_rules.engine import (
     MAX_UNDOS_PER_TURN,
     Close,
@@ -56,6 +56,7 @@ from remi_rules.errors import (
 )
 from remi_rules.layouts import meld_layouts
 from remi_rules.lipire import End
+from remi_rules.notation import format_step
 from remi_rules.tiles import JOKER_IDS
 
 # -- A. one step per choice ---------------------------------------------------------------------
@@ -301,7 +302,7 @@ def test_a_copies_are_exactly_the_symmetries_of_the_state() -> None:
 
 def test_a_the_copy_the_cli_names_is_listed() -> None:
     # "meld 5R 6R 7R" typed at the CLI picks the owed copy first, then rack order
-    # (remi_rules.cli.notation): exactly the listed step.
+    # (remi_rules.notation's short form): exactly the listed step.
     checked = 0
     for _preset, game in _sample_states(40):
         state = game.state
@@ -309,7 +310,7 @@ def test_a_the_copy_the_cli_names_is_listed() -> None:
         legal = game.legal_steps()
         for step in legal:
             if isinstance(step, MeldTiles | LayOff | SwapJoker):
-                text = format_step(step, state)
+                text = format_step(step, view)
                 parsed = parse_command(text, view)
                 assert isinstance(parsed, MeldTiles | LayOff | SwapJoker), text
                 if isinstance(step, MeldTiles):

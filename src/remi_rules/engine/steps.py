@@ -10,11 +10,12 @@ seat whose turn it is.  :class:`Undo` takes back the last step of the pending tu
 
 Tiles are physical ids (0–105, see :func:`remi_rules.tile_of`), so a log says exactly
 which tile moved.  Every step has a ``kind`` (its tag in JSON) and ``str(step)``
-writes it in tile notation.
+writes it in the step notation of :mod:`remi_rules.notation` (English, without a
+view: ``7R'`` is the copy with the odd id).
 
 >>> from remi_rules.engine.steps import MeldTiles, Discard
->>> str(MeldTiles((40, 48, 56))), Discard(0).kind
-('meld 6R 7R 8R', 'discard')
+>>> str(MeldTiles((40, 49, 56))), Discard(0).kind
+("meld 6R 7R' 8R", 'discard')
 """
 
 from __future__ import annotations
@@ -110,6 +111,14 @@ class _Step:
     other step can be re-applied to a loaded game (so that they can still be
     undone) and give the same state."""
 
+    def __str__(self) -> str:
+        """The step in the English notation of :mod:`remi_rules.notation`, without a
+        view (``meld 6R 7R' 8R``): :func:`~remi_rules.notation.parse_step` reads it
+        back as the same step."""
+        from ..notation import format_step
+
+        return format_step(self)  # type: ignore[arg-type]
+
 
 @attrs.frozen
 class Draw(_Step):
@@ -117,9 +126,6 @@ class Draw(_Step):
 
     kind: ClassVar[str] = "draw"
     take: ClassVar[TakeKind | None] = TakeKind.DRAW
-
-    def __str__(self) -> str:
-        return "draw"
 
 
 @attrs.frozen
@@ -130,9 +136,6 @@ class TakeLastDiscard(_Step):
     take: ClassVar[TakeKind | None] = TakeKind.LAST_DISCARD
     undoable: ClassVar[bool] = True
     resumable: ClassVar[bool] = True
-
-    def __str__(self) -> str:
-        return "take last discard"
 
 
 @attrs.frozen
@@ -146,9 +149,6 @@ class Rupere(_Step):
     resumable: ClassVar[bool] = True
     index: int = attrs.field(validator=_int)
 
-    def __str__(self) -> str:
-        return f"rupere at {self.index}"
-
 
 @attrs.frozen
 class TakeAtu(_Step):
@@ -158,9 +158,6 @@ class TakeAtu(_Step):
     take: ClassVar[TakeKind | None] = TakeKind.ATU
     undoable: ClassVar[bool] = True
     resumable: ClassVar[bool] = True
-
-    def __str__(self) -> str:
-        return "take atu"
 
 
 @attrs.frozen
@@ -172,9 +169,6 @@ class MeldTiles(_Step):
     undoable: ClassVar[bool] = True
     resumable: ClassVar[bool] = True
     tiles: tuple[int, ...] = attrs.field(converter=_ids)
-
-    def __str__(self) -> str:
-        return "meld " + " ".join(_t(i) for i in self.tiles)
 
 
 _LAYOFF_ENDS = {end.value: end for end in (End.LOW, End.HIGH, End.SET)}
@@ -210,10 +204,6 @@ class LayOff(_Step):
     """An :class:`~remi_rules.lipire.End` (also exported by :mod:`remi_rules.engine`),
     or its string form ``"low"``, ``"high"``, ``"set"`` (as JSON carries it)."""
 
-    def __str__(self) -> str:
-        end = f" ({self.end.value})" if self.end is not None else ""
-        return f"lay off {_t(self.tile)} on meld {self.meld}{end}"
-
 
 @attrs.frozen
 class SwapJoker(_Step):
@@ -227,9 +217,6 @@ class SwapJoker(_Step):
     meld: int = attrs.field(validator=_int)
     joker: int = attrs.field(validator=_int)
 
-    def __str__(self) -> str:
-        return f"swap {_t(self.tile)} for joker {self.joker} in meld {self.meld}"
-
 
 @attrs.frozen
 class Discard(_Step):
@@ -239,9 +226,6 @@ class Discard(_Step):
     kind: ClassVar[str] = "discard"
     tile: int = attrs.field(validator=_int)
 
-    def __str__(self) -> str:
-        return f"discard {_t(self.tile)}"
-
 
 @attrs.frozen
 class Close(_Step):
@@ -250,9 +234,6 @@ class Close(_Step):
 
     kind: ClassVar[str] = "close"
     tile: int = attrs.field(validator=_int)
-
-    def __str__(self) -> str:
-        return f"close with {_t(self.tile)}"
 
 
 @attrs.frozen
@@ -264,9 +245,6 @@ class AnnounceFewTiles(_Step):
     resumable: ClassVar[bool] = True
     seat: int = attrs.field(validator=_int)
 
-    def __str__(self) -> str:
-        return f"seat {self.seat} announces few tiles"
-
 
 @attrs.frozen
 class AnnounceAtu(_Step):
@@ -277,9 +255,6 @@ class AnnounceAtu(_Step):
     resumable: ClassVar[bool] = True
     seat: int = attrs.field(validator=_int)
 
-    def __str__(self) -> str:
-        return f"seat {self.seat} announces the atu"
-
 
 @attrs.frozen
 class DeclarePeTabla(_Step):
@@ -289,9 +264,6 @@ class DeclarePeTabla(_Step):
     in_turn: ClassVar[bool] = False
     resumable: ClassVar[bool] = True
     seat: int = attrs.field(validator=_int)
-
-    def __str__(self) -> str:
-        return f"seat {self.seat} declares pe tablă"
 
 
 @attrs.frozen
@@ -308,11 +280,6 @@ class ExchangeDoubles(_Step):
     tile: int = attrs.field(validator=_int)
     other_tile: int = attrs.field(validator=_int)
 
-    def __str__(self) -> str:
-        return (
-            f"seat {self.seat} gives {_t(self.tile)} to seat {self.other} for {_t(self.other_tile)}"
-        )
-
 
 @attrs.frozen
 class DemandRedeal(_Step):
@@ -322,9 +289,6 @@ class DemandRedeal(_Step):
     in_turn: ClassVar[bool] = False
     seat: int = attrs.field(validator=_int)
 
-    def __str__(self) -> str:
-        return f"seat {self.seat} voids the deal"
-
 
 @attrs.frozen
 class Undo(_Step):
@@ -332,9 +296,6 @@ class Undo(_Step):
 
     kind: ClassVar[str] = "undo"
     resumable: ClassVar[bool] = True
-
-    def __str__(self) -> str:
-        return "undo"
 
 
 Step = (
