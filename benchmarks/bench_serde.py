@@ -74,28 +74,29 @@ def _best(repeat: int, work: Any) -> float:
     return round(best * 1000, 3)
 
 
-def measure(saves: dict[str, list[str]], repeat: int) -> dict[str, Any]:
-    """The figures of every preset's saves (see the module's doc)."""
+def _figures(texts: list[str], repeat: int) -> dict[str, Any]:
     from remi_rules import serde
 
-    out: dict[str, Any] = {}
-    for preset, texts in saves.items():
-        games = [serde.loads_game(text, seed=0) for text in texts]
-        views = [game.view(seat) for game in games for seat in range(game.state.players)]
-        rules = games[0].rules
-        sent = [serde.dump_view(v, with_rules=False) for v in views]
-        out[preset] = {
-            "saves": len(texts),
-            "bytes": sum(len(text.encode()) for text in texts),
-            "steps": sum(len(game.record().steps) for game in games),
-            "dumps_game_ms": _best(repeat, lambda: [serde.dumps_game(g) for g in games]),
-            "loads_game_ms": _best(repeat, lambda: [serde.loads_game(t, seed=0) for t in texts]),
-            "dump_view_ms": _best(
-                repeat, lambda: [serde.dump_view(v, with_rules=False) for v in views]
-            ),
-            "load_view_ms": _best(repeat, lambda: [serde.load_view(d, rules) for d in sent]),
-        }
-    return out
+    games = [serde.loads_game(text, seed=0) for text in texts]
+    views = [game.view(seat) for game in games for seat in range(game.state.players)]
+    rules = games[0].rules
+    sent = [serde.dump_view(v, with_rules=False) for v in views]
+    return {
+        "saves": len(texts),
+        "bytes": sum(len(text.encode()) for text in texts),
+        "steps": sum(len(game.record().steps) for game in games),
+        "dumps_game_ms": _best(repeat, lambda: [serde.dumps_game(g) for g in games]),
+        "loads_game_ms": _best(repeat, lambda: [serde.loads_game(t, seed=0) for t in texts]),
+        "dump_view_ms": _best(
+            repeat, lambda: [serde.dump_view(v, with_rules=False) for v in views]
+        ),
+        "load_view_ms": _best(repeat, lambda: [serde.load_view(d, rules) for d in sent]),
+    }
+
+
+def measure(saves: dict[str, list[str]], repeat: int) -> dict[str, Any]:
+    """The figures of every preset's saves (see the module's doc)."""
+    return {preset: _figures(texts, repeat) for preset, texts in saves.items()}
 
 
 def _in_process(src: str, saves_file: str, repeat: int) -> dict[str, Any]:

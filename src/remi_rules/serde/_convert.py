@@ -323,6 +323,13 @@ def field_of(cls: type, name: str) -> tuple[Any, Hook]:
 # -- reading: a class, a tagged union --------------------------------------------------------
 
 
+def keys_hook(keys: tuple[str, ...]) -> Hook:
+    """An object with exactly ``keys``: an odd key first (not a string, then unknown,
+    in the document's order), then a missing one (in the order of ``keys``)."""
+    known = frozenset(keys)
+    return lambda value, _: _check_keys(value, keys, known)
+
+
 def _check_keys(value: dict[Any, Any], keys: tuple[str, ...], known: frozenset[str]) -> None:
     for key in value:
         if type(key) is not str:

@@ -23,7 +23,7 @@ from ..engine import GameRecord, GameState, PlayerView
 from ..errors import InvalidRulesetError
 from ..ruleset import Ruleset
 from ._bounds import _S, _child, _fail, _HugeInt, _scan, _show, _wrong_type
-from ._convert import _check_keys, const_hook, field_hook, saved_fields, structure, unstructure
+from ._convert import const_hook, field_hook, keys_hook, saved_fields, structure, unstructure
 from ._migrations import current_version, migrate
 from ._size import MAX_DOCUMENT_BYTES
 from .rulesets import ruleset_from_dict, ruleset_to_dict
@@ -111,8 +111,7 @@ def read_kind(value: object, kind: str) -> None:
 
 def check_keys(data: dict[str, Any], keys: tuple[str, ...], path: str = "") -> None:
     """Exactly ``keys``: an odd key (not a string, then unknown), then a missing one."""
-    known = frozenset(keys)
-    structure(data, dict, path, hook=lambda value, _: _check_keys(value, keys, known))
+    structure(data, dict, path, hook=keys_hook(keys))
 
 
 def read_header(data: object, kind: str) -> tuple[dict[str, Any], Ruleset]:

@@ -6,12 +6,12 @@ writes the files, or checks that they are up to date."""
 
 from __future__ import annotations
 
+import argparse
 import enum
 import functools
 import json
 import os
 import re
-import sys
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
@@ -374,12 +374,22 @@ def write_schemas(directory: str | os.PathLike[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m remi_rules.serde [--check] DIR``: write (or check) the schema files."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    check = "--check" in args
-    args = [a for a in args if a != "--check"]
-    directory = args[0] if args else "docs/schema"
-    if check:
+    """``python -m remi_rules.serde [--check] [DIR]``: write the schema files into
+    ``DIR`` (docs/schema by default), or with ``--check`` only say which are stale
+    (exit code 1)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m remi_rules.serde",
+        description="Write the JSON Schema files of the saved formats and messages.",
+    )
+    parser.add_argument(
+        "directory", nargs="?", default="docs/schema", metavar="DIR", help="default: docs/schema"
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if a file is stale"
+    )
+    args = parser.parse_args(argv)
+    directory: str = args.directory
+    if args.check:
         stale = []
         for name, text in render_schemas().items():
             try:

@@ -27,7 +27,7 @@ from ..ruleset import Ruleset, require_ruleset
 from ..scoring import RoundResult
 from ._bounds import _fail, _parse_json, _scan, _show, _wrong_type
 from ._convert import structure, unstructure
-from ._documents import read_fingerprint, read_kind, read_rules
+from ._documents import HEADER, read_fingerprint, read_kind, read_rules
 from ._migrations import current_version
 from ._size import MAX_DOCUMENT_BYTES
 
@@ -132,7 +132,7 @@ def dump_error(error: RemiError, lang: str = "en") -> dict[str, Any]:
     return {"code": error.code.value, "details": details, "message": error.message(lang)}
 
 
-_VIEW_HEADER: Final = ("kind", "format_version", "fingerprint")
+_VIEW_HEADER: Final = HEADER[:3]  # a view's rules are optional
 
 
 def load_view(data: object, rules: Ruleset) -> PlayerView:
