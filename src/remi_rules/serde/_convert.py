@@ -386,6 +386,8 @@ def _class_structure(cls: type, conv: cattrs.Converter) -> Hook:
             return cls(**out)
         except RemiError as err:  # the class's own check (MatchConfig's rounds or target)
             _refuse_meaning(_S.BAD_VALUE, why="bad_config", cause=err)
+        except (TypeError, ValueError) as err:  # a check of a class added later
+            _refuse_meaning(_S.BAD_VALUE, why="unexpected", error=type(err).__name__)
 
     return structure
 
