@@ -57,7 +57,7 @@ from remi_rules.engine import (
     Undo,
 )
 from remi_rules.errors import InvalidStateError, StateErrorCode
-from remi_rules.serde import _forms as serde_forms
+from remi_rules.serde import _size as serde_forms
 
 S = StateErrorCode
 WIDE = os.environ.get("REMI_WIDE") == "1"
@@ -312,7 +312,7 @@ def test_data_larger_than_the_bound_is_refused_without_walking_it_all(game: Game
 
 def test_the_bound_is_the_documented_formula() -> None:
     g = serde_forms
-    s = max(g._widest(kind) for kind in g._STEP.kinds)
+    s = max(g._widest(kind) for kind in g._KINDS)
     one = max(g._widest("lay_off"), g._widest("swap_joker"))
     u = g.MAX_UNDOS_PER_TURN
     c = len(json.dumps(list(range(106)))) + 2

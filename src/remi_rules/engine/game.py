@@ -20,6 +20,7 @@ from typing import Final
 
 import attrs
 
+from .._fields import PLAYERS, SEAT, TILE_ID, TILES, items
 from ..errors import (
     EngineArgumentError,
     EngineErrorCode,
@@ -97,22 +98,37 @@ def _is_int(_inst: object, attribute: attrs.Attribute[int], value: object) -> No
         raise TypeError(f"{attribute.name} must be an int, not {type(value).__name__}")
 
 
+_TILE_COUNT: Final = StateErrorCode.TILE_COUNT
+_MOST_RECORDED: Final = 1_000_000
+"""The most steps, and chance outcomes, a saved record may hold."""
+
+
 @attrs.frozen(kw_only=True)
 class GameRecord:
     """Everything needed to replay a round without a random generator: the rules, the
     deal (106 ids: racks of seats 0…, the atu, the stock top first), the dealer and
     starter, every step in order (automatic ones included) and every chance outcome
-    (each a permutation of the tiles shuffled), in the order they happened.  The
-    fields' types are checked here (:class:`TypeError`), their values when the record
-    is replayed."""
+    (each a permutation of the tiles shuffled), in the order they happened.
+
+    The fields' types are checked here (:class:`TypeError`), their values when the
+    record is replayed."""
 
     rules: Ruleset = attrs.field(validator=of_type(Ruleset))
-    players: int = attrs.field(validator=_is_int)
-    dealer: int = attrs.field(validator=_is_int)
-    starter: int = attrs.field(validator=_is_int)
-    deal: tuple[int, ...] = attrs.field(validator=of_type(tuple))
-    steps: tuple[Step, ...] = attrs.field(default=(), validator=of_type(tuple))
-    chance: tuple[tuple[int, ...], ...] = attrs.field(default=(), validator=of_type(tuple))
+    players: int = attrs.field(validator=_is_int, metadata=PLAYERS)
+    dealer: int = attrs.field(validator=_is_int, metadata=SEAT)
+    starter: int = attrs.field(validator=_is_int, metadata=SEAT)
+    deal: tuple[int, ...] = attrs.field(
+        validator=of_type(tuple),
+        metadata=items(
+            TILE_ID, most=106, least=106, unique=True, size_code=_TILE_COUNT, dup_code=_TILE_COUNT
+        ),
+    )
+    steps: tuple[Step, ...] = attrs.field(
+        default=(), validator=of_type(tuple), metadata=items(most=_MOST_RECORDED)
+    )
+    chance: tuple[tuple[int, ...], ...] = attrs.field(
+        default=(), validator=of_type(tuple), metadata=items(TILES, most=_MOST_RECORDED)
+    )
 
 
 def score_state(state: GameState) -> RoundResult:

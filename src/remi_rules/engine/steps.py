@@ -25,7 +25,8 @@ from typing import ClassVar
 
 import attrs
 
-from ..errors import safe_text
+from .._fields import MELD_INDEX, SEAT, TILE_ID, ints, items
+from ..errors import StateErrorCode, safe_text
 from ..lipire import End
 from ..tiles import tile_of
 from ._typed import of_type
@@ -147,7 +148,9 @@ class Rupere(_Step):
     take: ClassVar[TakeKind | None] = TakeKind.RUPERE
     undoable: ClassVar[bool] = True
     resumable: ClassVar[bool] = True
-    index: int = attrs.field(validator=_int)
+    index: int = attrs.field(
+        validator=_int, metadata=ints(0, 105, "a position in the discard row, oldest first")
+    )
 
 
 @attrs.frozen
@@ -168,7 +171,12 @@ class MeldTiles(_Step):
     kind: ClassVar[str] = "meld"
     undoable: ClassVar[bool] = True
     resumable: ClassVar[bool] = True
-    tiles: tuple[int, ...] = attrs.field(converter=_ids)
+    tiles: tuple[int, ...] = attrs.field(
+        converter=_ids,
+        metadata=items(
+            TILE_ID, most=106, unique=True, size_code=StateErrorCode.TILE_COUNT, legal_most=13
+        ),
+    )
 
 
 _LAYOFF_ENDS = {end.value: end for end in (End.LOW, End.HIGH, End.SET)}
@@ -194,12 +202,13 @@ class LayOff(_Step):
     kind: ClassVar[str] = "lay_off"
     undoable: ClassVar[bool] = True
     resumable: ClassVar[bool] = True
-    tile: int = attrs.field(validator=_int)
-    meld: int = attrs.field(validator=_int)
+    tile: int = attrs.field(validator=_int, metadata=TILE_ID)
+    meld: int = attrs.field(validator=_int, metadata=MELD_INDEX)
     end: End | None = attrs.field(
         default=None,
         converter=_end,
         validator=attrs.validators.optional(of_type(End)),
+        metadata={"choices": tuple(_LAYOFF_ENDS)},
     )
     """An :class:`~remi_rules.lipire.End` (also exported by :mod:`remi_rules.engine`),
     or its string form ``"low"``, ``"high"``, ``"set"`` (as JSON carries it)."""
@@ -213,9 +222,9 @@ class SwapJoker(_Step):
     kind: ClassVar[str] = "swap_joker"
     undoable: ClassVar[bool] = True
     resumable: ClassVar[bool] = True
-    tile: int = attrs.field(validator=_int)
-    meld: int = attrs.field(validator=_int)
-    joker: int = attrs.field(validator=_int)
+    tile: int = attrs.field(validator=_int, metadata=TILE_ID)
+    meld: int = attrs.field(validator=_int, metadata=MELD_INDEX)
+    joker: int = attrs.field(validator=_int, metadata=TILE_ID)
 
 
 @attrs.frozen
@@ -224,7 +233,7 @@ class Discard(_Step):
     ``discard`` closing mode, discarding the last tile closes (CLOSE-01)."""
 
     kind: ClassVar[str] = "discard"
-    tile: int = attrs.field(validator=_int)
+    tile: int = attrs.field(validator=_int, metadata=TILE_ID)
 
 
 @attrs.frozen
@@ -233,7 +242,7 @@ class Close(_Step):
     ``discard`` mode (CLOSE-01), kept in ``keep`` mode (CLOSE-02)."""
 
     kind: ClassVar[str] = "close"
-    tile: int = attrs.field(validator=_int)
+    tile: int = attrs.field(validator=_int, metadata=TILE_ID)
 
 
 @attrs.frozen
@@ -243,7 +252,7 @@ class AnnounceFewTiles(_Step):
     kind: ClassVar[str] = "announce_few_tiles"
     in_turn: ClassVar[bool] = False
     resumable: ClassVar[bool] = True
-    seat: int = attrs.field(validator=_int)
+    seat: int = attrs.field(validator=_int, metadata=SEAT)
 
 
 @attrs.frozen
@@ -253,7 +262,7 @@ class AnnounceAtu(_Step):
     kind: ClassVar[str] = "announce_atu"
     in_turn: ClassVar[bool] = False
     resumable: ClassVar[bool] = True
-    seat: int = attrs.field(validator=_int)
+    seat: int = attrs.field(validator=_int, metadata=SEAT)
 
 
 @attrs.frozen
@@ -263,7 +272,7 @@ class DeclarePeTabla(_Step):
     kind: ClassVar[str] = "declare_pe_tabla"
     in_turn: ClassVar[bool] = False
     resumable: ClassVar[bool] = True
-    seat: int = attrs.field(validator=_int)
+    seat: int = attrs.field(validator=_int, metadata=SEAT)
 
 
 @attrs.frozen
@@ -275,10 +284,10 @@ class ExchangeDoubles(_Step):
     kind: ClassVar[str] = "exchange_doubles"
     in_turn: ClassVar[bool] = False
     resumable: ClassVar[bool] = True
-    seat: int = attrs.field(validator=_int)
-    other: int = attrs.field(validator=_int)
-    tile: int = attrs.field(validator=_int)
-    other_tile: int = attrs.field(validator=_int)
+    seat: int = attrs.field(validator=_int, metadata=SEAT)
+    other: int = attrs.field(validator=_int, metadata=SEAT)
+    tile: int = attrs.field(validator=_int, metadata=TILE_ID)
+    other_tile: int = attrs.field(validator=_int, metadata=TILE_ID)
 
 
 @attrs.frozen
@@ -287,7 +296,7 @@ class DemandRedeal(_Step):
 
     kind: ClassVar[str] = "demand_redeal"
     in_turn: ClassVar[bool] = False
-    seat: int = attrs.field(validator=_int)
+    seat: int = attrs.field(validator=_int, metadata=SEAT)
 
 
 @attrs.frozen
