@@ -316,17 +316,17 @@ def test_rupe_03_the_take_prefilter_lets_every_legal_take_through() -> None:
     # A rupere's later tiles may fill a run's gaps (5A 6A + 7A from the row + 8A), so
     # the hint's cheap pre-check of a take must not ask for rack tiles next to it.
     from remi_rules import parse_tiles
-    from remi_rules._hint_score import might_justify as _might_justify
+    from remi_rules._hint_score import TakeCheck
     from remi_rules._hint_search import Planner
-    from remi_rules.engine import TakeLastDiscard
+    from remi_rules.engine import Rupere, TakeLastDiscard
     from remi_rules.engine._takes import verify_row_take
     from remi_rules.errors import IllegalStepError
 
     rules = variants.get("rummy45")
     rack = parse_tiles("6G 3N 2N 3G 5A 6A 2A 2A")
     (picked,) = parse_tiles("8A")
-    assert _might_justify(picked, rack, rules, bridged=True)
-    assert not _might_justify(picked, rack, rules)
+    assert TakeCheck(rack, rules)(picked, bridged=True)
+    assert not TakeCheck(rack, rules)(picked)
     for seed in range(12):
         game = Game.new(rules, 4, seed=seed)
         bots: list[GreedyBot | RandomBot] = [
@@ -339,6 +339,8 @@ def test_rupe_03_the_take_prefilter_lets_every_legal_take_through() -> None:
             state = game.state
             if state.phase is Phase.TAKE:
                 tiles = [state.table.tile(i) for i in state.seats[state.current].rack]
+                planner = Planner(game.view(state.current), 0)
+                tried = planner._takes_to_try(state, state.seats[state.current])
                 for index in range(len(state.row)):
                     try:
                         verify_row_take(state, index, TakeLastDiscard())
@@ -346,11 +348,10 @@ def test_rupe_03_the_take_prefilter_lets_every_legal_take_through() -> None:
                         continue
                     bridged = index < len(state.row) - 1
                     tile = state.table.tile(state.row[index])
-                    assert _might_justify(tile, tiles, rules, bridged=bridged), (seed, index)
+                    assert TakeCheck(tiles, rules)(tile, bridged=bridged), (seed, index)
                     # The search's own pre-checks let it through too.
-                    planner = Planner(game.view(state.current), 0)
-                    assert index in planner._row_positions(state), (seed, index)
-                    assert planner._could_meld(state, index), (seed, index)
+                    take = Rupere(index) if bridged else TakeLastDiscard()
+                    assert take in tried, (seed, index)
             game.apply(bots[state.current].choose(game.view(state.current)))
 
 

@@ -12,9 +12,10 @@ the position, and the steps every candidate ends with.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from typing import Final
+import functools
+import random
+from collections.abc import Callable, Mapping, MutableSequence, Sequence
+from typing import Any, Final
 
 import attrs
 
@@ -23,10 +24,13 @@ from ._hint_explain import Note, NoteCode, few_tiles_note, meld_text
 from ._hint_score import (
     OPENING_BONUS,
     RACK_WEIGHT,
+    Held,
     Keeper,
+    Pool,
     extensions,
     most_worth,
     never_placed,
+    values_of,
 )
 from .engine import (
     AnnounceFewTiles,
@@ -35,17 +39,19 @@ from .engine import (
     GameState,
     LayOff,
     MeldTiles,
+    Phase,
+    PlayerView,
     Step,
     score_state,
 )
 from .engine.transition import NoChance, apply_step
 from .errors import IllegalStepError, LayoffErrorCode
-from .lipire import End, might_fit
-from .melds import Meld, MeldKind
+from .lipire import End
+from .melds import JokerSlot, Meld, MeldKind
 from .ruleset import Ruleset
 from .solver import opening_split
 from .table import Table, TableMeld
-from .tiles import JOKER_IDS, Tile
+from .tiles import JOKER_IDS, Tile, tile_of
 from .values import rack_value_end
 
 __all__ = ["INF", "NEVER", "Floor", "Player", "Scored", "Sim", "Split", "search"]
@@ -167,26 +173,147 @@ NEVER: Final = Floor()
 """Outside :meth:`Planner._best`: nothing is left out."""
 
 
+class _InOrder(random.Random):
+    """A "random" source that leaves a list as it is: a deal in id order."""
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        return None
+
+
+_IN_ORDER: Final = _InOrder(0)
+
+
+def _place(tile: Tile) -> tuple[int, int] | None:
+    """The rank and colour index ``tile`` acts as, if any (a free joker: None)."""
+    acting = tile.acts_as
+    if acting is None or acting.rank is None or acting.color is None:
+        return None
+    return acting.rank, acting.color.index
+
+
+_PLACES: Final = tuple(_place(tile_of(i)) for i in range(_FIRST_JOKER))
+"""The rank and colour index of every physical tile but the jokers, by id."""
+
+
 def _joker_codes(table: Table, meld: TableMeld) -> tuple[int, ...]:
     """The values of the jokers in ``meld`` (a joker întors is the tile it is fixed as)."""
     return tuple(table.tile(i)._code for i in meld.ids if i >= _FIRST_JOKER)
 
 
+_BOTH_ENDS: Final = (End.LOW, End.HIGH)
+_LOW_END: Final = (End.LOW,)
+_HIGH_END: Final = (End.HIGH,)
+_SET_END: Final = (End.SET,)
+
+
+def _ends(tile: Tile, meld: TableMeld) -> tuple[End, ...]:
+    """The ends of ``meld`` where laying ``tile`` off might be allowed: a set's; both
+    ends of a run for a free joker; else the end the tile continues (an ace below a
+    2, or above a 13), none where the tile fits only a joker's place (a swap)."""
+    info = meld.meld
+    if info.kind is not MeldKind.SUITA:
+        return _SET_END
+    acts = tile.acts_as
+    if acts is None or acts.rank is None:
+        return _BOTH_ENDS
+    rank = acts.rank
+    high = info.low + len(meld.ids) - 1
+    low_end = rank == info.low - 1
+    high_end = rank == high + 1 or (rank == 1 and high == 13)
+    if low_end and high_end:
+        return _BOTH_ENDS
+    return _LOW_END if low_end else _HIGH_END if high_end else ()
+
+
+def _laid_alone(
+    values: Sequence[Tile], layable: Mapping[int, int] | None, *, tiles: bool = False
+) -> int:
+    """:func:`search`'s value for a hand none of whose tiles can go into a meld: each
+    tile that may be laid off (``layable``) placed on its own."""
+    if not layable:
+        return 0
+    fields = [partition.field_of(t) for t in values]
+    if tiles:
+        return sum(f in layable for f in fields)
+    return sum(layable[f] * 64 + 1 for f in fields if f in layable)
+
+
 class Player:
     """What every candidate of one hint call shares: the seat, the ruleset, the
-    sampled position, the discard order and the memos (dropped with the call)."""
+    sampled position, the discard order and the memos (dropped with the call).
 
-    def __init__(self, rules: Ruleset, seat: int, start: GameState, keeper: Keeper) -> None:
-        self.rules = rules
-        self.seat = seat
-        self.start = start
-        self.opened_before = start.seats[seat].opened
-        self.keeper = keeper
+    The sampled position (:attr:`start`) and the discard order (:attr:`keeper`) are
+    made when first asked for: a take that ends in a plain draw needs neither."""
+
+    def __init__(self, view: PlayerView) -> None:
+        self.view = view
+        self.rules = view.rules
+        self.seat = view.seat
+        self.opened_before = view.seats[view.seat].opened
+        self.seed = (view.turn * 1_000_003 + view.seat * 7_919 + sum(view.rack)) & 0xFFFFFFFF
         self._shape_refusals: set[tuple[int, tuple[int, ...], tuple[int, ...], End]] = set()
         """Lay-offs refused by the meld's shape alone (:data:`_SHAPE_CODES`)."""
         self._search_memo: dict[object, Split | None] = {}
         self._layable_memo: dict[object, Mapping[int, int] | None] = {}
         self._skip: Floor = NEVER
+        self._slot_memo: dict[int, tuple[Meld, tuple[JokerSlot, ...]]] = {}
+
+    def slots(self, meld: TableMeld) -> tuple[JokerSlot, ...]:
+        """``meld.meld.jokers``, worked out once per meld in this hint call."""
+        info = meld.meld
+        found = self._slot_memo.get(id(info))
+        if found is None or found[0] is not info:
+            found = (info, info.jokers)
+            self._slot_memo[id(info)] = found
+        return found[1]
+
+    def might_fit(self, tile: Tile, meld: TableMeld) -> bool:
+        """:func:`remi_rules.lipire.might_fit` (a cheap necessary condition for laying
+        ``tile`` on ``meld`` or swapping it for one of its jokers), with the meld's
+        joker slots from :meth:`slots`."""
+        if tile.is_joker and not tile.is_fixed_joker:
+            return True
+        acts = tile.acts_as
+        assert acts is not None
+        info = meld.meld
+        if info.kind is MeldKind.TERTA:
+            return acts.rank == info.low
+        if acts.color is not info.color:
+            return False
+        high = info.low + len(meld.ids) - 1
+        return acts.rank in (info.low - 1, high + 1, 1) or any(
+            s.tile == acts for s in self.slots(meld)
+        )
+
+    @functools.cached_property
+    def start(self) -> GameState:
+        """The position the candidates are played out on: the view with the hidden
+        tiles dealt at random (seeded by the view, so a view always gets the same).
+
+        In the action phase the deal is in id order: the turn's steps look at the
+        other racks and the stock only through their sizes (and a round that ends
+        without a close is scored rack by rack), so any deal gives the same plan; only
+        a take phase samples the tiles a draw may bring."""
+        if self.view.phase is Phase.ACTION:
+            return self.view.sample_state(_IN_ORDER)
+        return self.view.sample_state(random.Random(self.seed))
+
+    @functools.cached_property
+    def hidden(self) -> frozenset[int]:
+        """The ids the seat cannot see: the stock and the other racks.  (Sampled or
+        not: at the seat's own turn it locates no tile of another rack.)"""
+        return frozenset(self.view.hidden_ids())
+
+    @functools.cached_property
+    def keeper(self) -> Keeper:
+        """The discard order, knowing which tiles the seat cannot see."""
+        unseen_at = [[0] * 4 for _ in range(14)]
+        table = self.view.table
+        for i in self.hidden:
+            place = _PLACES[i] if i < _FIRST_JOKER else _place(table.tile(i))
+            if place is not None:
+                unseen_at[place[0]][place[1]] += 1
+        return Keeper(self.rules, unseen_at)
 
     def _may_prune(self, state: GameState) -> bool:
         """Whether takes may be skipped by their bound here: not when the round may end
@@ -202,10 +329,18 @@ class Player:
         )
 
     def _bound(
-        self, sim: Sim, *, swaps: bool = False, skip: Callable[[float], bool] | None = None
+        self,
+        state: GameState,
+        rack: Sequence[int],
+        points: int,
+        *,
+        swaps: bool = False,
+        skip: Callable[[float], bool] | None = None,
+        cheap: bool = False,
     ) -> float:
         """At least the valuation of any turn that goes on from ``sim`` (when
-        :meth:`_may_prune` holds for its position): infinite if the turn might close;
+        :meth:`_may_prune` holds for its position) from ``state`` with ``rack`` (the
+        seat's) and ``points`` put down so far: infinite if the turn might close;
         else the points put down so far, plus the most etalare points the rack (with,
         under ``swaps``, every joker a swap may bring in) can put down, lay-offs counted
         at their highest worth, plus the opening's bonus, less a quarter of what the
@@ -213,42 +348,53 @@ class Player:
         discarded).
 
         With ``skip``, a cheaper bound comes first (each placeable tile at the most it
-        is worth anywhere): when ``skip`` already holds for it, it is the answer."""
-        state = sim.state
+        is worth anywhere): when ``skip`` already holds for it, it is the answer.  With
+        ``cheap``, that one is the answer, infinite where the turn might close by the
+        tiles alone (no solver asked)."""
         table = state.table
-        rack = sim.rack(self.seat)
-        values = [table.tile(i) for i in rack]
+        values = values_of(table, rack)
         swappable: set[Tile] = set()
         gained = 0
         if swaps:
             for meld in table.melds:
-                for slot in meld.meld.jokers:
+                for slot in self.slots(meld):
                     fitting = [v for v in values if not v.is_joker and v in slot.candidates]
                     swappable.update(fitting)
                     gained += bool(fitting)
         layable = self._layable_bound(state, rack)
         placed = {partition.tile_of_field(f) for f in layable or ()} | swappable
-        stay = never_placed(values, [*values, *[_JOKER] * gained], placed, self.rules.ace_high_run)
+        ace_high = self.rules.ace_high_run
+        melds = Pool(ace_high, [*values, *[_JOKER] * gained])
+        stay = never_placed(values, melds, placed, ace_high)
+        # Where no meld is possible, the solver would only lay tiles off one by one.
+        alone = not any(t.is_joker or melds.holds(t) for t in values)
         pool: list[int] | None = None
         if len(stay) < 2:  # perhaps all but one tile placed: perhaps a close
-            pool = partition.counts_of(values)
-            pool[partition.FREE_JOKER] += gained
-            most_tiles = self._search(pool, tiles=True, layable=layable)
+            if cheap:
+                return INF
+            if alone:
+                most_tiles: Split | None = (_laid_alone(values, layable, tiles=True), ())
+            else:
+                pool = partition.counts_of(values)
+                pool[partition.FREE_JOKER] += gained
+                most_tiles = self._search(pool, tiles=True, layable=layable)
             if most_tiles is None or most_tiles[0] >= len(rack) - 1:
                 return INF
         costs = sorted(rack_value_end(t, self.rules) for t in stay)
         kept = RACK_WEIGHT * sum(costs[:-1])
-        if skip is not None:
+        if skip is not None or cheap:
             worth = sum(map(most_worth, values)) - sum(map(most_worth, stay))
-            rough = self._valued(sim.points + worth + 25 * gained, kept)
-            if skip(rough):
+            rough = self._valued(points + worth + 25 * gained, kept)
+            if cheap or (skip is not None and skip(rough)):
                 return rough
+        if alone:
+            return self._valued(points + _laid_alone(values, layable) // 64, kept)
         if pool is None:
             pool = partition.counts_of(values)
             pool[partition.FREE_JOKER] += gained
         most_points = self._search(pool, layable=layable)
         assert most_points is not None
-        return self._valued(sim.points + most_points[0] // 64, kept)
+        return self._valued(points + most_points[0] // 64, kept)
 
     def _valued(self, points: int, kept: float) -> float:
         """The valuation of a turn that puts ``points`` down and keeps tiles costing
@@ -272,9 +418,10 @@ class Player:
         """Meld the solver's melds with physical tiles of the rack."""
         by_value: dict[Tile, list[int]] = {}
         table = sim.state.table
-        for i in sim.rack(self.seat):
+        rack = sim.rack(self.seat)
+        for i, value in zip(rack, values_of(table, rack), strict=True):
             if i not in avoid:
-                by_value.setdefault(table.tile(i), []).append(i)
+                by_value.setdefault(value, []).append(i)
         for cand in sorted(melds, key=lambda c: c.key):
             ids: list[int] = []
             for tile in cand.tiles:
@@ -328,11 +475,11 @@ class Player:
                     continue
                 for index in targets:
                     meld = table.melds[index]
-                    if not might_fit(tile, meld):
+                    if not self.might_fit(tile, meld):
                         continue
                     size = len(meld.ids)
                     form = (tile._code, meld.ids, _joker_codes(table, meld))
-                    for end in (End.LOW, End.HIGH) if meld.kind is MeldKind.SUITA else (End.SET,):
+                    for end in _ends(tile, meld):
                         if (tile_id, index, end, size) in refused or (*form, end) in shape:
                             continue
                         code = sim.try_apply(LayOff(tile_id, index, end))
@@ -369,7 +516,7 @@ class Player:
         seat = state.seats[self.seat]
         if not (seat.opened or turn.new_melds) or not table.melds:
             return None
-        values = [table.tile(i) for i in rack]
+        values = values_of(table, rack)
         # The rack's values in order: which of two values standing for the same tile
         # (8R, J(=8R)) extends a run depends on it.
         key = (
@@ -380,11 +527,11 @@ class Player:
         )
         if key in self._layable_memo:
             return self._layable_memo[key]
-        held = Counter(values)
+        held = Held(values)
         fits: dict[int, int] = {}
         for meld in table.melds:
             for tile, worth in extensions(meld, held):
-                alike = [t for t in held if t.acts_as == tile.acts_as] if bound else [tile]
+                alike = [t for t in held.tiles if t.acts_as == tile.acts_as] if bound else [tile]
                 for same in alike:
                     field = partition.field_of(same)
                     fits[field] = max(fits.get(field, 0), worth)
@@ -412,6 +559,9 @@ class Player:
         )
         if key in self._search_memo:
             return self._search_memo[key]
+        if opening is not None and self._opening_out_of_reach(counts, opening):
+            self._search_memo[key] = None
+            return None
         found = search(
             counts,
             self.rules,
@@ -422,6 +572,33 @@ class Player:
         )
         self._search_memo[key] = found
         return found
+
+    def _most_tiles(
+        self, values: Sequence[Tile], layable: Mapping[int, int] | None
+    ) -> Split | None:
+        """The split of the hand ``values`` that places the most tiles, lay-offs
+        (``layable``) counted (:func:`search` with ``tiles``); without the solver where
+        no meld is possible (:class:`~remi_rules._hint_score.Pool`)."""
+        pool = Pool(self.rules.ace_high_run, values)
+        if not any(t.is_joker or pool.holds(t) for t in values):
+            return _laid_alone(values, layable, tiles=True), ()
+        return self._search(partition.counts_of(values), tiles=True, layable=layable)
+
+    def _opening_out_of_reach(self, counts: Sequence[int], melded: Sequence[Meld]) -> bool:
+        """Whether no opening completes ``melded`` from the hand ``counts``, by a
+        bound that needs no solver: the points still missing exceed what the hand's
+        placeable tiles (:class:`~remi_rules._hint_score.Pool`) are worth at the most
+        (:func:`~remi_rules._hint_score.most_worth`)."""
+        need = self.rules.opening_min_points - sum(m.points for m in melded)
+        if need <= 0:
+            return False
+        values = [
+            partition.tile_of_field(field)
+            for field, count in enumerate(counts)
+            for _ in range(count)
+        ]
+        pool = Pool(self.rules.ace_high_run, values)
+        return sum(most_worth(t) for t in values if t.is_joker or pool.holds(t)) < need
 
     # -- the end of the turn ------------------------------------------------------------
 
@@ -454,7 +631,7 @@ class Player:
         state = sim.state
         table = state.table
         rack = sim.rack(self.seat)
-        tiles = [table.tile(i) for i in rack]
+        tiles = values_of(table, rack)
         for k, alone in self.keeper.order(rack, tiles):
             done = sim.copy()
             if first_turn:
@@ -488,4 +665,4 @@ class Player:
 
     @staticmethod
     def _counts(state: GameState, ids: Sequence[int]) -> list[int]:
-        return partition.counts_of(state.table.tile(i) for i in ids)
+        return partition.counts_of(values_of(state.table, ids))

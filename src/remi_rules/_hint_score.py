@@ -16,28 +16,39 @@ one hint call only.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Final
 
 from .engine import GameState, score_state
 from .melds import MeldKind
 from .ruleset import Ruleset
-from .table import TableMeld
-from .tiles import Tile
+from .table import Table, TableMeld
+from .tiles import FULL_SET, JOKER_IDS, Tile
 from .values import rack_value_end
 
 __all__ = [
     "NEAR",
+    "Held",
     "Keeper",
+    "Pool",
+    "TakeCheck",
     "extensions",
-    "might_justify",
     "most_worth",
     "never_placed",
     "partners",
     "partners_all",
     "turn_score",
+    "values_of",
 ]
+
+_FIRST_JOKER: Final = JOKER_IDS[0]
+
+
+def values_of(table: Table, ids: Iterable[int]) -> list[Tile]:
+    """The tile values of physical tiles ``ids`` on ``table`` (:meth:`Table.tile`, the
+    numbered tiles looked up directly: the hint asks for them all the time)."""
+    return [FULL_SET[i] if i < _FIRST_JOKER else table.tile(i) for i in ids]
+
 
 CLOSE_BONUS: Final = 100_000.0
 """Added to a close's round score: a close beats every turn that does not close."""
@@ -81,7 +92,7 @@ def turn_score(
     score = float(points)
     if me.opened:
         table = state.table
-        score -= RACK_WEIGHT * sum(rack_value_end(table.tile(i), rules) for i in me.rack)
+        score -= RACK_WEIGHT * sum(rack_value_end(t, rules) for t in values_of(table, me.rack))
         if not opened_before:
             score += OPENING_BONUS
     return score
@@ -192,32 +203,63 @@ class Keeper:
         return found
 
 
-def might_justify(
-    picked: Tile, rack: Sequence[Tile], rules: Ruleset, *, bridged: bool = False
-) -> bool:
-    """A cheap necessary condition for a taken tile to go into a new meld with rack
-    tiles (RUPE-01): enough rack tiles of its rank in other colours, or of its colour
-    within two ranks (any rank when ``bridged``: the later tiles a rupere brings may
-    fill the gaps of a run), jokers counting for either."""
-    acts = picked.acts_as
-    if acts is None or acts.rank is None:
-        return True
-    jokers = sum(t.is_joker and t.acts_as is None for t in rack)
-    same_rank: set[object] = set()
-    near: set[int] = set()
-    for tile in rack:
-        act = tile.acts_as
-        if act is None or act.rank is None or act == acts:
-            continue
-        if act.rank == acts.rank:
-            same_rank.add(act.color)
-        elif act.color is acts.color and (bridged or act.rank in NEAR[acts.rank]):
-            near.add(act.rank)
-    need = max(2, rules.take_meld_min_own_tiles)
-    return len(same_rank) + jokers >= need or len(near) + jokers >= need
+class TakeCheck:
+    """A cheap necessary condition for a taken tile to go into a new meld with tiles
+    of one rack (RUPE-01), the rack looked at once for every tile asked about:
+    enough rack tiles of the tile's rank in other colours, or of its colour within two
+    ranks (any rank when ``bridged``: the later tiles a rupere brings may fill the gaps
+    of a run), jokers counting for either."""
+
+    def __init__(self, rack: Sequence[Tile], rules: Ruleset) -> None:
+        self.need = max(2, rules.take_meld_min_own_tiles)
+        self.jokers = 0
+        self.colours_at: list[set[int]] = [set() for _ in range(14)]
+        self.ranks_in: list[set[int]] = [set() for _ in range(4)]
+        for tile in rack:
+            act = tile.acts_as
+            if act is None or act.rank is None or act.color is None:
+                self.jokers += tile.is_joker and act is None
+                continue
+            self.colours_at[act.rank].add(act.color.index)
+            self.ranks_in[act.color.index].add(act.rank)
+
+    def __call__(self, picked: Tile, *, bridged: bool = False) -> bool:
+        acts = picked.acts_as
+        if acts is None or acts.rank is None or acts.color is None:
+            return True
+        rank, colour = acts.rank, acts.color.index
+        need = self.need - self.jokers
+        same_rank = self.colours_at[rank]
+        if len(same_rank) - (colour in same_rank) >= need:
+            return True
+        ranks = self.ranks_in[colour]
+        near = len(ranks) - (rank in ranks) if bridged else len(ranks & NEAR[rank])
+        return near >= need
 
 
-def extensions(meld: TableMeld, held: Counter[Tile]) -> Iterator[tuple[Tile, int]]:
+class Held:
+    """A rack's values looked up the ways :func:`extensions` asks: each distinct value
+    once, in the order of first appearance (which of two values standing for the same
+    tile, 8R and J(=8R), extends a run depends on it)."""
+
+    def __init__(self, values: Iterable[Tile]) -> None:
+        self.tiles = list(dict.fromkeys(values))
+        self.by_rank: list[list[Tile]] = [[] for _ in range(14)]
+        self.run_tile: list[dict[int, Tile]] = [{} for _ in range(4)]
+        self.ace: list[Tile | None] = [None] * 4
+        for tile in self.tiles:
+            acts = tile.acts_as
+            if acts is None or acts.rank is None or acts.color is None:
+                continue
+            rank, colour = acts.rank, acts.color.index
+            self.by_rank[rank].append(tile)
+            if rank != 1:
+                self.run_tile[colour][rank] = tile  # the last one, as a dict built in order
+            elif self.ace[colour] is None:
+                self.ace[colour] = tile
+
+
+def extensions(meld: TableMeld, held: Held) -> Iterator[tuple[Tile, int]]:
     """Rack values that could be laid on ``meld``, directly or once other rack values
     have extended it (a run grows end by end), with their VALUE-01 worth there."""
     info = meld.meld
@@ -226,84 +268,106 @@ def extensions(meld: TableMeld, held: Counter[Tile]) -> Iterator[tuple[Tile, int
             return
         present = {t.acts_as.color for t in info.tiles if t.acts_as is not None}
         worth = 25 if info.low == 1 else 10 if info.low >= 10 else 5
-        for tile in held:
+        for tile in held.by_rank[info.low]:
             acts = tile.acts_as
-            if acts is not None and acts.rank == info.low and acts.color not in present:
+            assert acts is not None
+            if acts.color not in present:
                 yield tile, worth
         return
-    colour = info.color
+    assert info.color is not None
+    colour = info.color.index
     low, high = info.low, info.high
-    rank_tile = {
-        (t.acts_as.rank if t.acts_as.rank != 1 else None): t
-        for t in held
-        if t.acts_as is not None and t.acts_as.color is colour and t.acts_as.rank is not None
-    }
-    ace = next(
-        (
-            t
-            for t in held
-            if t.acts_as is not None and t.acts_as.color is colour and t.acts_as.rank == 1
-        ),
-        None,
-    )
+    rank_tile = held.run_tile[colour]
+    ace = held.ace[colour]
     r = high + 1
-    while r <= 13 and rank_tile.get(r) is not None:
+    while r <= 13 and r in rank_tile:
         yield rank_tile[r], 10 if r >= 10 else 5
         r += 1
     if r == 14 and ace is not None:
         yield ace, 10
     r = low - 1
-    while r >= 2 and rank_tile.get(r) is not None:
+    while r >= 2 and r in rank_tile:
         yield rank_tile[r], 10 if r >= 10 else 5
         r -= 1
     if r == 1 and ace is not None and low > 1:
         yield ace, 5
 
 
+def _windows(rank: int, ace_high: bool) -> tuple[int, ...]:
+    """For a tile of ``rank``, each window of three run positions around it, as the
+    bit mask of its two other positions (a high ace at position 14)."""
+    places = (1, 14) if rank == 1 and ace_high else (rank,)
+    return tuple(
+        sum(1 << q for q in range(lo, lo + 3) if q != p)
+        for p in places
+        for lo in range(max(1, p - 2), min(p, 12 if ace_high else 11) + 1)
+    )
+
+
+_WINDOWS: Final = {
+    ace_high: tuple(_windows(rank, ace_high) if rank else () for rank in range(14))
+    for ace_high in (False, True)
+}
+
+
+class Pool:
+    """Tiles a turn may meld from (the rack and whatever else it may bring in), for
+    :meth:`holds`: whether some meld made from them might hold a tile.  Tiles are
+    added one at a time (a rupere's pool grows tile by tile down the row).
+
+    An over-estimate of what can be placed: a tile counts as placeable when two more
+    tiles of its rank in other colours, or a window of three run positions around it
+    in its colour, are in the pool, jokers filling up to two gaps (whatever the joker
+    rules)."""
+
+    __slots__ = ("ace_high", "colours", "jokers", "runs", "windows")
+
+    def __init__(self, ace_high: bool, tiles: Iterable[Tile] = ()) -> None:
+        self.ace_high = ace_high
+        self.windows = _WINDOWS[ace_high]
+        self.jokers = 0
+        self.colours = [0] * 14
+        """By rank, the bit mask of the colours (their index) present."""
+        self.runs = [0] * 4
+        """By colour, the bit mask of the run positions present (a high ace at 14)."""
+        for tile in tiles:
+            self.add(tile)
+
+    def add(self, tile: Tile) -> None:
+        if tile.is_joker:
+            self.jokers += 1
+        acts = tile.acts_as
+        if acts is None or acts.rank is None or acts.color is None:
+            return
+        rank, colour = acts.rank, acts.color.index
+        self.colours[rank] |= 1 << colour
+        self.runs[colour] |= 1 << rank
+        if rank == 1 and self.ace_high:
+            self.runs[colour] |= 1 << 14
+
+    def holds(self, tile: Tile) -> bool:
+        """Whether some meld of the pool might hold numbered tile ``tile``."""
+        assert tile.rank is not None and tile.color is not None
+        jokers = 2 if self.jokers > 2 else self.jokers
+        rank, colour = tile.rank, tile.color.index
+        if (self.colours[rank] & ~(1 << colour)).bit_count() + jokers >= 2:
+            return True
+        missing = ~self.runs[colour]
+        return any((window & missing).bit_count() <= jokers for window in self.windows[rank])
+
+
 def never_placed(
     rack: Sequence[Tile],
-    pool: Sequence[Tile],
+    pool: Sequence[Tile] | Pool,
     layable: Collection[Tile],
     ace_high: bool,
 ) -> list[Tile]:
     """The tiles of ``rack`` that no meld made from ``pool`` (the rack and whatever
-    else the turn may bring in) can hold and that cannot be laid off (``layable``):
-    they stay on the rack whatever the turn does, but for the one discarded.
-
-    An over-estimate of what can be placed, so an under-estimate of what stays: a tile
-    counts as placeable when two more tiles of its rank in other colours, or a window
-    of three run positions around it in its colour, are in ``pool``, jokers filling
-    up to two gaps (whatever the joker rules); jokers always count as placeable."""
-    jokers = min(2, sum(1 for t in pool if t.is_joker))
-    colours: list[set[int]] = [set() for _ in range(14)]
-    runs = [[False] * 16 for _ in range(4)]
-    for tile in pool:
-        acts = tile.acts_as
-        if acts is None or acts.rank is None or acts.color is None:
-            continue
-        rank, colour = acts.rank, acts.color.index
-        colours[rank].add(colour)
-        runs[colour][rank] = True
-        if rank == 1 and ace_high:
-            runs[colour][14] = True
-    out: list[Tile] = []
-    for tile in rack:
-        if tile.is_joker or tile in layable:
-            continue
-        assert tile.rank is not None and tile.color is not None
-        rank, colour = tile.rank, tile.color.index
-        if len(colours[rank] - {colour}) + jokers >= 2:
-            continue
-        row = runs[colour]
-        places = (1, 14) if rank == 1 and ace_high else (rank,)
-        if any(
-            sum(not row[q] for q in range(lo, lo + 3) if q != p) <= jokers
-            for p in places
-            for lo in range(max(1, p - 2), min(p, 12 if ace_high else 11) + 1)
-        ):
-            continue
-        out.append(tile)
-    return out
+    else the turn may bring in) can hold (:meth:`Pool.holds`) and that cannot be laid
+    off (``layable``): they stay on the rack whatever the turn does, but for the one
+    discarded.  Jokers always count as placeable."""
+    melds = pool if isinstance(pool, Pool) else Pool(ace_high, pool)
+    return [t for t in rack if not (t.is_joker or t in layable or melds.holds(t))]
 
 
 def most_worth(tile: Tile) -> int:

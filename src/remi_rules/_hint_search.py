@@ -24,14 +24,16 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 
 import attrs
 
+from . import _partition as partition
 from ._hint_explain import Note, NoteCode, TurnPlan, meld_text
 from ._hint_play import INF, NEVER, Floor, Player, Scored, Sim, search
 from ._hint_score import (
-    Keeper,
-    might_justify,
+    Pool,
+    TakeCheck,
     most_worth,
     never_placed,
     turn_score,
+    values_of,
 )
 from .engine import (
     AnnounceAtu,
@@ -40,7 +42,9 @@ from .engine import (
     MeldTiles,
     Phase,
     PlayerView,
+    PublicSeat,
     Rupere,
+    SeatState,
     Step,
     SwapJoker,
     TakeAtu,
@@ -50,7 +54,7 @@ from .engine import (
 from .errors import RemiError
 from .opening import min_rack_after_opening
 from .ruleset import AtuBonusTrigger
-from .rupere import justifying_melds, take_options
+from .rupere import can_take_atu, justifying_melds, take_options
 from .tiles import Tile
 from .values import rack_value_end
 
@@ -60,19 +64,33 @@ _Ranked = tuple[float, int, Sim]
 """A take's best turn: its value, the take's place in the row's order, the turn."""
 
 
-def _irrelevant(
-    best: _Ranked | None, k: int, draw: Callable[[], float] | None
-) -> Callable[[float], bool]:
+class _Draw:
+    """The draw's value, as the take search asks for it: an upper bound first (cheap),
+    the value itself only when the bound cannot settle the comparison."""
+
+    def __init__(self, planner: Planner, state: GameState) -> None:
+        self.planner = planner
+        self.state = state
+
+    def at_least(self, value: float) -> bool:
+        """Whether the draw is worth at least ``value``."""
+        planner = self.planner
+        if planner._draw_bound(self.state) < value:
+            return False
+        return planner._draw_value(self.state) >= value
+
+
+def _irrelevant(best: _Ranked | None, k: int, draw: _Draw | None) -> Callable[[float], bool]:
     """Whether a turn worth at most some value after take ``k`` changes nothing: it
-    cannot beat ``best`` (of equal turns the earlier take wins), or the draw
-    (``draw()``: its value) is worth at least as much and wins."""
+    cannot beat ``best`` (of equal turns the earlier take wins), or the draw is worth
+    at least as much and wins."""
 
     def irrelevant(value: float) -> bool:
         if best is None:
             return False
         if value < best[0] or (value == best[0] and k > best[1]):
             return True
-        return draw is not None and value <= draw()
+        return draw is not None and draw.at_least(value)
 
     return irrelevant
 
@@ -81,40 +99,34 @@ class Planner(Player):
     """One hint call: the search from ``view`` (see the module docstring)."""
 
     def __init__(self, view: PlayerView, samples: int) -> None:
-        self.view = view
+        super().__init__(view)
         self.samples = samples
-        seed = (view.turn * 1_000_003 + view.seat * 7_919 + sum(view.rack)) & 0xFFFFFFFF
-        self.rng = random.Random(seed)
-        start = view.sample_state(random.Random(seed))
-        turn = start.pending
-        if turn is not None and turn.seat == view.seat:
-            # The seat's own turn: what it cannot see is the stock and the other racks,
-            # as the sample dealt them.
-            self.hidden: Sequence[int] = (
-                *start.stock,
-                *(i for s, seat in enumerate(start.seats) if s != view.seat for i in seat.rack),
-            )
-        else:
-            self.hidden = view.hidden_ids()
-        unseen_at = [[0] * 4 for _ in range(14)]
-        table = view.table
-        for i in self.hidden:
-            acting = table.tile(i).acts_as
-            if acting is not None and acting.rank is not None and acting.color is not None:
-                unseen_at[acting.rank][acting.color.index] += 1
-        super().__init__(view.rules, view.seat, start, Keeper(view.rules, unseen_at))
         self._draw_cache: float | None = None
+        self._draw_bound_cache: float | None = None
+        self._drawn: list[Sim | None] | None = None
 
     # -- the turn as a whole ------------------------------------------------------------
 
     def plan(self) -> TurnPlan:
+        view = self.view
+        takes: list[Step] = []
+        if view.phase is Phase.TAKE:
+            # From the view: an atu announcement first changes nothing they look at.
+            takes = self._takes_to_try(view, view.seats[self.seat])
+            if not takes and self._draws_at_once():
+                return TurnPlan(
+                    seat=self.seat,
+                    steps=(Draw(),),
+                    notes=(Note(NoteCode.DRAW_ONLY), Note(NoteCode.THEN_ASK)),
+                    complete=False,
+                )
         state = self.start
         turn = state.pending
         assert turn is not None
         sim = Sim(state)
         self._announce_atu(sim)
         if state.phase is Phase.TAKE:
-            return self._plan_take(sim)
+            return self._plan_take(sim, takes)
         if turn.took is None:  # the starter's first turn (TURN-01)
             sim.notes.append(Note(NoteCode.FIRST_TURN))
             end = self._discard(sim)
@@ -162,97 +174,174 @@ class Planner(Player):
 
     # -- the take -----------------------------------------------------------------------
 
-    def _plan_take(self, sim: Sim) -> TurnPlan:
+    def _plan_take(self, sim: Sim, takes: list[Step]) -> TurnPlan:
         """The take (each one the rules allow, then the draw) with the best turn after
         it.  A take whose bound (:meth:`_bound`) cannot beat the best turn found so
         far, nor the draw's value, is not played out: the takes are tried from the
         highest bound, and of equal turns the earliest take in the row's order wins,
         as when every take is played out."""
         state = sim.state
-        takes: list[Step] = [TakeLastDiscard()] if state.row else []
-        takes += [Rupere(i) for i in range(len(state.row) - 1)]
-        if state.atu_face_up:
-            takes.append(TakeAtu())
-        rack = [state.table.tile(i) for i in state.seats[self.seat].rack]
-        positions = self._row_positions(state)
-        legal: list[Sim] = []
-        for take in takes:
-            if isinstance(take, TakeAtu):
-                picked = state.atu
-            else:
-                index = take.index if isinstance(take, Rupere) else len(state.row) - 1
-                if index not in positions or not self._could_meld(state, index):
-                    continue
-                picked = state.row[index]
-            bridged = isinstance(take, Rupere)
-            if not might_justify(state.table.tile(picked), rack, self.rules, bridged=bridged):
-                continue
-            taken = sim.copy()
-            if not taken.apply(take):
-                continue
-            self._note_take(taken, take, state)
-            legal.append(taken)
         drawn = sim.copy()
         can_draw = drawn.apply(Draw())
         prune = self._may_prune(state)
+        rack = sim.rack(self.seat)
+        racks = [(*rack, *self._taken(state, take)) for take in takes]
+        # Tried from the highest cheap bound; the solver's bound only for a take that
+        # the cheap one cannot rule out.
         ranked = sorted(
             (
-                (self._bound(taken, swaps=True) if prune else INF, k)
-                for k, taken in enumerate(legal)
+                (self._bound(state, racks[k], 0, swaps=True, cheap=True) if prune else INF, k)
+                for k in range(len(takes))
             ),
             key=lambda b: (-b[0], b[1]),
         )
+        played: dict[int, Sim | None] = {}
+
+        def taken(k: int) -> Sim | None:
+            """The position after take ``k``, or None if the engine refuses it (each
+            take is played out once, and only when needed)."""
+            if k not in played:
+                after = sim.copy()
+                if after.apply(takes[k]):
+                    self._note_take(after, takes[k], state)
+                    played[k] = after
+                else:
+                    played[k] = None
+            return played[k]
+
         best: _Ranked | None = None
-        draw = (lambda: self._draw_value(state)) if can_draw else None
+        draw = _Draw(self, state) if can_draw else None
         for bound, k in ranked:
             irrelevant = _irrelevant(best, k, draw)
             if irrelevant(bound):
                 continue
-            found = self._best(self._action_candidates(legal[k]), irrelevant if prune else None)
+            if prune:
+                bound = self._bound(state, racks[k], 0, swaps=True, skip=irrelevant)
+                if irrelevant(bound):
+                    continue
+            after = taken(k)
+            if after is None:
+                continue
+            found = self._best(self._action_candidates(after), irrelevant if prune else None)
             if found is None:
                 continue
             if best is None or found[0] > best[0] or (found[0] == best[0] and k < best[1]):
                 best = (found[0], k, found[1])
         if best is None:
-            if not can_draw and legal:
+            if not can_draw:
                 # The stock is out and no take could be played out to a legal end here:
-                # the take, and the rest asked for again.
-                return self._finish((0.0, legal[0]), complete=False)
+                # the first take the engine allows, and the rest asked for again.
+                for k in range(len(takes)):
+                    after = taken(k)
+                    if after is not None:
+                        return self._finish((0.0, after), complete=False)
             drawn.notes += [Note(NoteCode.DRAW_ONLY), Note(NoteCode.THEN_ASK)]
             return self._finish((0.0, drawn), complete=False)
-        if can_draw and self._draw_value(state) >= best[0]:
+        if draw is not None and draw.at_least(best[0]):
             drawn.notes += [Note(NoteCode.DRAW), Note(NoteCode.THEN_ASK)]
             return self._finish((self._draw_value(state), drawn), complete=False)
         return self._finish((best[0], best[2]), complete=True)
 
-    def _row_positions(self, state: GameState) -> Collection[int]:
+    def _taken(self, state: GameState, take: Step) -> tuple[int, ...]:
+        """The tiles ``take`` brings to the rack from ``state``."""
+        if isinstance(take, TakeAtu):
+            return (state.atu,)
+        index = take.index if isinstance(take, Rupere) else len(state.row) - 1
+        return state.row[index:]
+
+    def _draws_at_once(self) -> bool:
+        """Whether a take phase with no take worth trying is a plain draw, known from
+        the view alone (no position sampled): the stock holds a tile and no atu is to
+        be announced first.  Else the full search decides."""
+        view = self.view
+        turn = view.own_turn
+        me = view.seats[self.seat]
+        return not (
+            view.stock_count == 0
+            or turn is None
+            or turn.took is not None
+            or turn.number == 1
+            or (
+                self.rules.atu_bonus_trigger is AtuBonusTrigger.ANNOUNCE_AT_START
+                and not me.announced_atu
+                and view.atu ^ 1 in view.rack
+            )
+        )
+
+    def _takes_to_try(self, at: GameState | PlayerView, seat: SeatState | PublicSeat) -> list[Step]:
+        """The takes (the last discard, each rupere, the atu) the search plays out from
+        position ``at`` (``seat``: the seat's part of it): those whose tile might go
+        into a meld of the rack (:func:`~remi_rules._hint_score.might_justify`), at a
+        row position the rules let the seat take now (:meth:`_row_positions`), where
+        the rack might make the meld (:meth:`_could_meld`)."""
+        rack_ids = self.view.rack if isinstance(at, PlayerView) else at.seats[self.seat].rack
+        table = at.table
+        row = at.row
+        rack = values_of(table, rack_ids)
+        fits = TakeCheck(rack, self.rules)
+        tiles = values_of(table, row)
+        last = len(row) - 1
+        wanted = [fits(tile, bridged=index != last) for index, tile in enumerate(tiles)]
+        meldable: dict[int, bool] = {}
+        if any(wanted):
+            positions = self._row_positions(at, seat, len(rack_ids))
+            # The pool of a take at ``index`` is the rack and the row from there on.
+            pool = Pool(self.rules.ace_high_run, rack)
+            for index in range(last, -1, -1):
+                pool.add(tiles[index])
+                if wanted[index] and index in positions:
+                    taken = [*rack, *tiles[index:]]
+                    meldable[index] = self._could_meld(seat, pool, taken, tiles[index])
+        out: list[Step] = []
+        for index in (last, *range(last)) if row else ():
+            if meldable.get(index):
+                out.append(Rupere(index) if index != last else TakeLastDiscard())
+        if (
+            at.atu_face_up
+            and fits(table.tile(at.atu))
+            # ATU-06's checks that need no rack (the ruleset, the turn, full rights)
+            and can_take_atu(
+                self.rules,
+                opened_before_this_turn=seat.opened,
+                turn_number=max(seat.turns, 1),
+                declared_pe_tabla=seat.declared_pe_tabla,
+                closing_turn=True,
+            )
+        ):
+            out.append(TakeAtu())
+        return out
+
+    def _row_positions(
+        self, at: GameState | PlayerView, seat: SeatState | PublicSeat, held: int
+    ) -> Collection[int]:
         """The row positions the rules let the seat take now, before looking at what
         the rack can meld (:func:`~remi_rules.rupere.take_options`, as the engine
         asks it): the engine refuses every other one."""
-        seat = state.seats[self.seat]
         if seat.turns < 1:
-            return range(len(state.row))
+            return range(len(at.row))
         return frozenset(
             take_options(
-                state.row,
-                len(seat.rack),
+                at.row,
+                held,
                 self.rules,
                 opened_before_this_turn=seat.opened,
                 turn_number=seat.turns,
                 declared_pe_tabla=seat.declared_pe_tabla,
                 closing_turn=seat.declared_pe_tabla,
-                row_starts_with_first_discard=state.row_dead_first,
+                row_starts_with_first_discard=at.row_dead_first,
             )
         )
 
-    def _could_meld(self, state: GameState, index: int) -> bool:
-        """A necessary condition for the engine to let the seat take row position
-        ``index`` (RUPE-08): the picked tile fits some meld of the rack and the taken
-        tiles (:func:`~remi_rules._hint_score.never_placed`), and an unopened seat's
+    def _could_meld(
+        self, seat: SeatState | PublicSeat, pool: Pool, tiles: Sequence[Tile], picked: Tile
+    ) -> bool:
+        """A necessary condition for the engine to let the seat take a row position
+        (RUPE-08), ``pool`` holding the rack and the tiles taken (``tiles``, all of
+        them), ``picked`` the one the take is of: the picked tile fits some meld of the
+        pool (:meth:`~remi_rules._hint_score.Pool.holds`), and an unopened seat's
         placeable tiles are worth the opening's minimum at the most.  True where the
         rules ask for no meld (a lay-off may justify the take, or taking declares pe
         tablă, or a declarer closes)."""
-        seat = state.seats[self.seat]
         rules = self.rules
         if seat.declared_pe_tabla and rules.pe_tabla_enabled:
             return True
@@ -264,15 +353,11 @@ class Planner(Player):
             and rules.pe_tabla_enabled
         ):
             return True
-        table = state.table
-        pool = [table.tile(i) for i in (*seat.rack, *state.row[index:])]
-        ace_high = rules.ace_high_run
-        if never_placed([table.tile(state.row[index])], pool, (), ace_high):
+        if not (picked.is_joker or pool.holds(picked)):
             return False
         if seat.opened:
             return True
-        stay = never_placed(pool, pool, (), ace_high)
-        worth = sum(map(most_worth, pool)) - sum(map(most_worth, stay))
+        worth = sum(most_worth(t) for t in tiles if t.is_joker or pool.holds(t))
         return worth >= rules.opening_min_points
 
     def _note_take(self, sim: Sim, take: Step, before: GameState) -> None:
@@ -289,28 +374,56 @@ class Planner(Player):
             count = len(before.row) - before.row.index(picked)
             sim.notes.append(Note(NoteCode.RUPERE, {"tile": tile, "count": count, "meld": "?"}))
 
-    def _draw_value(self, state: GameState) -> float:
-        """The expected valuation of a draw: the best turn after drawing each of a few
-        sampled unseen tiles (seeded), or with a blank draw when ``samples`` is 0."""
-        if self._draw_cache is not None:
-            return self._draw_cache
-        unseen = set(self.hidden)
+    def _draws(self, state: GameState) -> list[Sim | None]:
+        """The positions after drawing each of a few sampled unseen tiles (seeded), or
+        a blank draw when ``samples`` is 0; None where the engine refuses the draw."""
+        if self._drawn is not None:
+            return self._drawn
+        unseen = self.hidden
         hidden = [i for i in state.stock] + [
             i for s, seat in enumerate(state.seats) if s != self.seat for i in seat.rack
         ]
         hidden = [i for i in hidden if i in unseen]
-        picks = (
-            self.rng.sample(hidden, min(self.samples, len(hidden))) if self.samples else hidden[:1]
-        )
-        total = 0.0
+        rng = random.Random(self.seed)
+        picks = rng.sample(hidden, min(self.samples, len(hidden))) if self.samples else hidden[:1]
+        self._drawn = []
         for tile_id in picks:
             sim = Sim(self._with_stock_top(state, tile_id))
-            if not sim.apply(Draw()):
-                continue
-            best = self._best(self._action_candidates(sim))
+            self._drawn.append(sim if sim.apply(Draw()) else None)
+        return self._drawn
+
+    def _draw_value(self, state: GameState) -> float:
+        """The expected valuation of a draw: the mean of the best turns after each
+        sampled draw (:meth:`_draws`; a refused draw or no turn counts 0)."""
+        if self._draw_cache is not None:
+            return self._draw_cache
+        drawn = self._draws(state)
+        total = 0.0
+        for sim in drawn:
+            best = self._best(self._action_candidates(sim)) if sim is not None else None
             total += best[0] if best is not None else 0.0
-        value = total / len(picks) if picks else 0.0
+        value = total / len(drawn) if drawn else 0.0
         self._draw_cache = value
+        return value
+
+    def _draw_bound(self, state: GameState) -> float:
+        """At least :meth:`_draw_value`: the mean of the sampled draws' bounds
+        (:meth:`_bound`, joker swaps counted), none below 0 (what a draw with no turn
+        counts)."""
+        if self._draw_bound_cache is not None:
+            return self._draw_bound_cache
+        drawn = self._draws(state)
+        total = 0.0
+        for sim in drawn:
+            if sim is None:
+                continue
+            if not self._may_prune(sim.state):
+                total = INF
+                break
+            bound = self._bound(sim.state, sim.rack(self.seat), sim.points, swaps=True)
+            total += max(bound, 0.0)
+        value = total / len(drawn) if drawn else 0.0
+        self._draw_bound_cache = value
         return value
 
     @staticmethod
@@ -360,7 +473,7 @@ class Planner(Player):
         skip = self._skip
         if skip is NEVER or not skip.active() or not self._may_prune(sim.state):
             return False
-        return skip(self._bound(sim, skip=skip))
+        return skip(self._bound(sim.state, sim.rack(self.seat), sim.points, skip=skip))
 
     def _action_candidates(self, sim: Sim) -> Iterator[Sim]:
         """Finished turns (ended by a discard or a close) to choose from."""
@@ -412,7 +525,7 @@ class Planner(Player):
         for ids in options:
             if any(i not in sim.rack(self.seat) for i in ids) or held - len(ids) < keep:
                 continue
-            values = tuple(state.table.tile(i) for i in ids)
+            values = tuple(values_of(state.table, ids))
             if values in seen:
                 continue
             seen.add(values)
@@ -509,14 +622,20 @@ class Planner(Player):
         yield sim
         options: list[SwapJoker] = []
         table = sim.state.table
+        holes = [
+            (index, meld.ids[slot.position], slot.candidates)
+            for index, meld in enumerate(table.melds)
+            for slot in self.slots(meld)
+        ]
+        if not holes:
+            return
         for tile_id in sim.rack(self.seat):
             tile = table.tile(tile_id)
             if tile.is_joker:
                 continue
-            for index, meld in enumerate(table.melds):
-                for slot in meld.meld.jokers:
-                    if tile in slot.candidates:
-                        options.append(SwapJoker(tile_id, index, meld.ids[slot.position]))
+            for index, joker, candidates in holes:
+                if tile in candidates:
+                    options.append(SwapJoker(tile_id, index, joker))
         done: list[Sim] = []
         for step in options:
             swapped = sim.copy()
@@ -554,13 +673,17 @@ class Planner(Player):
             return
         placed = sim.copy()
         rack = placed.rack(self.seat)
-        split = self._search(
-            self._counts(placed.state, rack),
-            min_leftover=1,
-            layable=self._layable(placed.state, rack),
-        )
-        if split is not None:
-            self._put_down(placed, split[1])
+        values = values_of(placed.state.table, rack)
+        pool = Pool(self.rules.ace_high_run, values)
+        # The solver only where some meld is possible (its lay-offs are the loop below).
+        if any(t.is_joker or pool.holds(t) for t in values):
+            split = self._search(
+                self._counts(placed.state, rack),
+                min_leftover=1,
+                layable=self._layable(placed.state, rack),
+            )
+            if split is not None:
+                self._put_down(placed, split[1])
         self._layoffs(placed, keep=1)
         end = self._end(placed)
         if end is not None:
@@ -577,9 +700,14 @@ class Planner(Player):
         if len(rack) > 12:
             return
         state = sim.state
-        whole = self._search(
-            self._counts(state, rack), tiles=True, layable=self._layable_bound(state, rack)
-        )
+        layable = self._layable_bound(state, rack)
+        # Cheaper still: two tiles that no meld of the rack can hold and that cannot be
+        # laid off stay whatever the split.
+        values = values_of(state.table, rack)
+        placed = {partition.tile_of_field(f) for f in layable or ()}
+        if len(never_placed(values, values, placed, self.rules.ace_high_run)) >= 2:
+            return
+        whole = self._most_tiles(values, layable)
         if whole is None or whole[0] < len(rack) - 1:
             return
         table = state.table
@@ -590,8 +718,7 @@ class Planner(Player):
                 continue
             tried.add(value)
             rest = [i for i in rack if i != last]
-            counts = self._counts(state, rest)
-            split = self._search(counts, tiles=True, layable=self._layable(state, rest))
+            split = self._most_tiles(values_of(table, rest), self._layable(state, rest))
             if split is None or split[0] < len(rest):
                 continue
             closing = sim.copy()
