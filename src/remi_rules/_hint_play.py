@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping, MutableSequence, Sequence
 from typing import Any, Final
 
@@ -24,6 +25,7 @@ from ._hint_explain import Note, NoteCode, few_tiles_note, meld_text
 from ._hint_score import (
     OPENING_BONUS,
     RACK_WEIGHT,
+    Costs,
     Held,
     Keeper,
     Pool,
@@ -42,7 +44,6 @@ from .engine import (
     Phase,
     PlayerView,
     Step,
-    score_state,
 )
 from .engine.transition import NoChance, apply_step
 from .errors import IllegalStepError, LayoffErrorCode
@@ -52,7 +53,6 @@ from .ruleset import Ruleset
 from .solver import opening_split
 from .table import Table, TableMeld
 from .tiles import JOKER_IDS, Tile, tile_of
-from .values import rack_value_end
 
 __all__ = ["INF", "NEVER", "Floor", "Player", "Scored", "Sim", "Split", "search"]
 
@@ -106,6 +106,9 @@ class Sim:
     steps: list[Step] = attrs.Factory(list)
     notes: list[Note] = attrs.Factory(list)
     points: int = 0
+    bound: float | None = None
+    """This position's bound (:meth:`Player._bound`), when it was worked out before
+    the position was (not kept by :meth:`copy`)."""
 
     def copy(self) -> Sim:
         return Sim(self.state, list(self.steps), list(self.notes), self.points)
@@ -191,8 +194,11 @@ def _place(tile: Tile) -> tuple[int, int] | None:
     return acting.rank, acting.color.index
 
 
-_PLACES: Final = tuple(_place(tile_of(i)) for i in range(_FIRST_JOKER))
-"""The rank and colour index of every physical tile but the jokers, by id."""
+_PLACE_INDEX: Final = tuple(
+    rank * 4 + colour for rank, colour in (_place(tile_of(i)) or (0, 0) for i in range(104))
+)
+"""``rank * 4 + colour index`` of every physical tile but the jokers, by id."""
+_JOKER_ID_SET: Final = frozenset(JOKER_IDS)
 
 
 def _joker_codes(table: Table, meld: TableMeld) -> tuple[int, ...]:
@@ -225,6 +231,20 @@ def _ends(tile: Tile, meld: TableMeld) -> tuple[End, ...]:
     return _LOW_END if low_end else _HIGH_END if high_end else ()
 
 
+def _fits(melds: Sequence[tuple[Meld, int]], held: Held, bound: bool) -> dict[int, int]:
+    """The lay-off worth of each rack value (by field) on ``melds`` (each with its
+    size), :func:`~remi_rules._hint_score.extensions` (with ``bound``, every value
+    standing for the same tile too)."""
+    fits: dict[int, int] = {}
+    for info, size in melds:
+        for tile, worth in extensions(info, size, held):
+            alike = [t for t in held.tiles if t.acts_as == tile.acts_as] if bound else [tile]
+            for same in alike:
+                field = partition.field_of(same)
+                fits[field] = max(fits.get(field, 0), worth)
+    return fits
+
+
 def _laid_alone(
     values: Sequence[Tile], layable: Mapping[int, int] | None, *, tiles: bool = False
 ) -> int:
@@ -250,6 +270,7 @@ class Player:
         self.rules = view.rules
         self.seat = view.seat
         self.opened_before = view.seats[view.seat].opened
+        self.costs = Costs(view.rules)
         self.seed = (view.turn * 1_000_003 + view.seat * 7_919 + sum(view.rack)) & 0xFFFFFFFF
         self._shape_refusals: set[tuple[int, tuple[int, ...], tuple[int, ...], End]] = set()
         """Lay-offs refused by the meld's shape alone (:data:`_SHAPE_CODES`)."""
@@ -300,31 +321,37 @@ class Player:
 
     @functools.cached_property
     def hidden(self) -> frozenset[int]:
-        """The ids the seat cannot see: the stock and the other racks.  (Sampled or
-        not: at the seat's own turn it locates no tile of another rack.)"""
-        return frozenset(self.view.hidden_ids())
+        """The ids the seat cannot see: the stock and the other racks of the sampled
+        position (at its own turn a seat locates no tile of another rack, so these are
+        the view's hidden ids, however dealt)."""
+        start = self.start
+        others = (seat.rack for s, seat in enumerate(start.seats) if s != self.seat)
+        return frozenset((*start.stock, *(i for rack in others for i in rack)))
 
     @functools.cached_property
     def keeper(self) -> Keeper:
         """The discard order, knowing which tiles the seat cannot see."""
-        unseen_at = [[0] * 4 for _ in range(14)]
+        hidden = self.hidden
+        counts = Counter(map(_PLACE_INDEX.__getitem__, hidden - _JOKER_ID_SET))
+        unseen_at = [[counts[rank * 4 + colour] for colour in range(4)] for rank in range(14)]
         table = self.view.table
-        for i in self.hidden:
-            place = _PLACES[i] if i < _FIRST_JOKER else _place(table.tile(i))
+        for i in _JOKER_ID_SET & hidden:
+            place = _place(table.tile(i))
             if place is not None:
                 unseen_at[place[0]][place[1]] += 1
-        return Keeper(self.rules, unseen_at)
+        return Keeper(self.costs, unseen_at)
 
-    def _may_prune(self, state: GameState) -> bool:
-        """Whether takes may be skipped by their bound here: not when the round may end
-        at this turn's end without a close (the stock is out, or the turn limit is
-        reached: such an end is valued by the round's score), nor for a pe-tablă
-        declarer (who only closes)."""
+    def _may_prune(self, at: GameState | PlayerView) -> bool:
+        """Whether takes may be skipped by their bound at position ``at`` (a state, or
+        the view, which tells the same): not when the round may end at this turn's end
+        without a close (the stock is out, or the turn limit is reached: such an end is
+        valued by the round's score), nor for a pe-tablă declarer (who only closes)."""
         limit = self.rules.max_turns_per_round
-        seat = state.seats[self.seat]
+        seat = at.seats[self.seat]
+        stock = at.stock_count if isinstance(at, PlayerView) else len(at.stock)
         return (
-            bool(state.stock)
-            and (limit is None or state.turn < limit)
+            stock > 0
+            and (limit is None or at.turn < limit)
             and not (seat.declared_pe_tabla and self.rules.pe_tabla_enabled)
         )
 
@@ -337,7 +364,24 @@ class Player:
         swaps: bool = False,
         skip: Callable[[float], bool] | None = None,
         cheap: bool = False,
+        extra: Meld | None = None,
     ) -> float:
+        """:meth:`_bound_of`'s value."""
+        return self._bound_of(
+            state, rack, points, swaps=swaps, skip=skip, cheap=cheap, extra=extra
+        )[0]
+
+    def _bound_of(
+        self,
+        state: GameState,
+        rack: Sequence[int],
+        points: int,
+        *,
+        swaps: bool = False,
+        skip: Callable[[float], bool] | None = None,
+        cheap: bool = False,
+        extra: Meld | None = None,
+    ) -> tuple[float, bool]:
         """At least the valuation of any turn that goes on from ``sim`` (when
         :meth:`_may_prune` holds for its position) from ``state`` with ``rack`` (the
         seat's) and ``points`` put down so far: infinite if the turn might close;
@@ -347,10 +391,18 @@ class Player:
         tiles that can never be placed cost (all but the costliest, which may be
         discarded).
 
-        With ``skip``, a cheaper bound comes first (each placeable tile at the most it
-        is worth anywhere): when ``skip`` already holds for it, it is the answer.  With
-        ``cheap``, that one is the answer, infinite where the turn might close by the
-        tiles alone (no solver asked)."""
+        With ``skip`` (a test that holds for every value below one it holds for), the
+        answer may be any value for which ``skip`` gives the same verdict as for the
+        bound: a cheaper bound comes first (each placeable tile at the most it is worth
+        anywhere), and whether the turn might close (the solver's most tiles, the
+        dearest question on a large rack) is asked only where it would turn a skip
+        into no skip.  With ``cheap``, the cheaper bound is the answer, infinite where
+        the tiles alone do not rule a close out (no solver asked).  ``extra``: a meld
+        about to be put down (not yet on ``state``'s table, its points counted in
+        ``points``, its tiles gone from ``rack``), which tiles may be laid off on.
+
+        Returns the value and whether it is the bound itself (not only a value with
+        the bound's verdict under ``skip``)."""
         table = state.table
         values = values_of(table, rack)
         swappable: set[Tile] = set()
@@ -362,39 +414,55 @@ class Player:
                     swappable.update(fitting)
                     gained += bool(fitting)
         layable = self._layable_bound(state, rack)
+        if extra is not None:
+            more = _fits([(extra, len(extra.tiles))], Held(values), True)
+            if more:
+                merged = {**more, partition.FREE_JOKER: 25}
+                for field, worth in (layable or {}).items():
+                    merged[field] = max(merged.get(field, 0), worth)
+                layable = merged
         placed = {partition.tile_of_field(f) for f in layable or ()} | swappable
         ace_high = self.rules.ace_high_run
         melds = Pool(ace_high, [*values, *[_JOKER] * gained])
         stay = never_placed(values, melds, placed, ace_high)
         # Where no meld is possible, the solver would only lay tiles off one by one.
         alone = not any(t.is_joker or melds.holds(t) for t in values)
-        pool: list[int] | None = None
-        if len(stay) < 2:  # perhaps all but one tile placed: perhaps a close
-            if cheap:
-                return INF
+        counts = partition.counts_of(values)
+        counts[partition.FREE_JOKER] += gained
+
+        def might_close() -> bool:
+            """Whether all the rack but one tile might be placed (a close)."""
+            if len(stay) >= 2:
+                return False
             if alone:
-                most_tiles: Split | None = (_laid_alone(values, layable, tiles=True), ())
-            else:
-                pool = partition.counts_of(values)
-                pool[partition.FREE_JOKER] += gained
-                most_tiles = self._search(pool, tiles=True, layable=layable)
-            if most_tiles is None or most_tiles[0] >= len(rack) - 1:
-                return INF
-        costs = sorted(rack_value_end(t, self.rules) for t in stay)
+                return _laid_alone(values, layable, tiles=True) >= len(rack) - 1
+            most_tiles = self._search(counts, tiles=True, layable=layable)
+            return most_tiles is None or most_tiles[0] >= len(rack) - 1
+
+        costs = sorted(map(self.costs, stay))
         kept = RACK_WEIGHT * sum(costs[:-1])
-        if skip is not None or cheap:
-            worth = sum(map(most_worth, values)) - sum(map(most_worth, stay))
-            rough = self._valued(points + worth + 25 * gained, kept)
-            if cheap or (skip is not None and skip(rough)):
-                return rough
+        worth = sum(map(most_worth, values)) - sum(map(most_worth, stay))
+        rough = self._valued(points + worth + 25 * gained, kept)
+        if cheap:
+            return (INF if len(stay) < 2 else rough), True
+        if skip is None:
+            if might_close():
+                return INF, True
+        elif skip(rough):
+            # The solver's bound is no larger: skipped too, unless the turn may close.
+            return (INF if might_close() else rough), True
         if alone:
-            return self._valued(points + _laid_alone(values, layable) // 64, kept)
-        if pool is None:
-            pool = partition.counts_of(values)
-            pool[partition.FREE_JOKER] += gained
-        most_points = self._search(pool, layable=layable)
-        assert most_points is not None
-        return self._valued(points + most_points[0] // 64, kept)
+            most = _laid_alone(values, layable)
+        else:
+            found = self._search(counts, layable=layable)
+            assert found is not None
+            most = found[0]
+        bound = self._valued(points + most // 64, kept)
+        if skip is None or len(stay) >= 2:
+            return bound, True
+        if not skip(bound):
+            return bound, False  # not skipped: nor is the infinite bound of a close
+        return (INF if might_close() else bound), True
 
     def _valued(self, points: int, kept: float) -> float:
         """The valuation of a turn that puts ``points`` down and keeps tiles costing
@@ -449,11 +517,10 @@ class Player:
         grew may take one that did not fit before.  A refusal stands while its meld is
         unchanged (the rack only shrinks), so it is not asked again in this call; a
         refusal by the meld's shape alone is not asked again in this hint."""
-        rules = self.rules
         table = sim.state.table
         order = sorted(
             (i for i in sim.rack(self.seat) if i not in avoid),
-            key=lambda i: (-rack_value_end(table.tile(i), rules), i),
+            key=lambda i: (-self.costs(table.tile(i)), i),
         )
         refused: set[tuple[int, int, End, int]] = set()
         shape = self._shape_refusals
@@ -527,15 +594,7 @@ class Player:
         )
         if key in self._layable_memo:
             return self._layable_memo[key]
-        held = Held(values)
-        fits: dict[int, int] = {}
-        for meld in table.melds:
-            for tile, worth in extensions(meld, held):
-                alike = [t for t in held.tiles if t.acts_as == tile.acts_as] if bound else [tile]
-                for same in alike:
-                    field = partition.field_of(same)
-                    fits[field] = max(fits.get(field, 0), worth)
-        found = fits or None
+        found = _fits([(m.meld, len(m.ids)) for m in table.melds], Held(values), bound) or None
         self._layable_memo[key] = found
         return found
 
@@ -549,16 +608,25 @@ class Player:
         opening: Sequence[Meld] | None = None,
     ) -> Split | None:
         """:func:`search`, memoised for this hint call (the same racks come back from
-        several candidates)."""
-        key = (
-            tuple(counts),
-            tiles,
-            min_leftover,
-            tuple(sorted(layable.items())) if layable else None,
-            None if opening is None else tuple(m.tiles for m in opening),
-        )
+        several candidates).
+
+        ``layable`` is read for the hand's own values only, so asks that differ
+        elsewhere share an answer; and a split asked with ``min_leftover=1`` is the
+        one found without it when that one already keeps a tile (of equally valued
+        splits, all place as many tiles: the value counts them)."""
+        if layable:
+            layable = {f: w for f, w in layable.items() if counts[f]} or None
+        lay = tuple(sorted(layable.items())) if layable else None
+        melded = None if opening is None else tuple(m.tiles for m in opening)
+        key = (tuple(counts), tiles, min_leftover, lay, melded)
         if key in self._search_memo:
             return self._search_memo[key]
+        if min_leftover == 1 and not tiles:
+            loose = self._search_memo.get((key[0], tiles, 0, lay, melded))
+            held = sum(counts)
+            if loose is not None and held < 64 and loose[0] % 64 < held:
+                self._search_memo[key] = loose
+                return loose
         if opening is not None and self._opening_out_of_reach(counts, opening):
             self._search_memo[key] = None
             return None
@@ -613,8 +681,7 @@ class Player:
         return self._discard(sim)
 
     def _note_close(self, sim: Sim, tile_id: int, before: GameState) -> None:
-        result = score_state(sim.state)
-        mine = result.seats[self.seat]
+        mine = self.costs.result(sim.state).seats[self.seat]
         doubled = mine.multiplier > 1
         sim.notes.append(
             Note(

@@ -20,18 +20,21 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Final
 
 from .engine import GameState, score_state
-from .melds import MeldKind
+from .melds import Meld, MeldKind
 from .ruleset import Ruleset
-from .table import Table, TableMeld
+from .scoring import RoundResult
+from .table import Table
 from .tiles import FULL_SET, JOKER_IDS, Tile
 from .values import rack_value_end
 
 __all__ = [
     "NEAR",
+    "Costs",
     "Held",
     "Keeper",
     "Pool",
     "TakeCheck",
+    "could_justify",
     "extensions",
     "most_worth",
     "never_placed",
@@ -42,6 +45,19 @@ __all__ = [
 ]
 
 _FIRST_JOKER: Final = JOKER_IDS[0]
+
+
+def _acting(tile: Tile) -> tuple[int, int] | None:
+    acts = tile.acts_as
+    if acts is None or acts.rank is None or acts.color is None:
+        return None
+    return acts.rank, acts.color.index
+
+
+_ACTING: Final = {
+    t._code: _acting(t) for t in (*FULL_SET, *(Tile(fixed_as=n) for n in FULL_SET[:_FIRST_JOKER]))
+}
+"""By tile value (its code): the rank and colour index it acts as (None: a free joker)."""
 
 
 def values_of(table: Table, ids: Iterable[int]) -> list[Tile]:
@@ -75,24 +91,48 @@ def _near_ranks(rank: int) -> frozenset[int]:
 NEAR: Final = (frozenset[int](), *(_near_ranks(r) for r in range(1, 14)))
 """``NEAR[rank]``: the ranks a tile of ``rank`` may share a run with, two places away
 at most."""
+_NEAR_LISTS: Final = tuple(tuple(sorted(ranks)) for ranks in NEAR)
+
+
+class Costs:
+    """For one hint call: what each tile value would cost on the rack at the end
+    (:func:`~remi_rules.values.rack_value_end`), and the round's score of a position
+    that ends the round (:func:`~remi_rules.engine.score_state`), each worked out once."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+        self._costs: dict[int, int] = {}
+        self._results: dict[int, tuple[GameState, RoundResult]] = {}
+
+    def __call__(self, tile: Tile) -> int:
+        cost = self._costs.get(tile._code)
+        if cost is None:
+            cost = self._costs[tile._code] = rack_value_end(tile, self.rules)
+        return cost
+
+    def result(self, state: GameState) -> RoundResult:
+        """The score of the round ``state`` has ended."""
+        found = self._results.get(id(state))
+        if found is None or found[0] is not state:
+            found = (state, score_state(state))
+            self._results[id(state)] = found
+        return found[1]
 
 
 def turn_score(
-    state: GameState, points: int, seat: int, opened_before: bool, rules: Ruleset
+    state: GameState, points: int, seat: int, opened_before: bool, costs: Costs
 ) -> float:
     """A finished turn's valuation for ``seat``: a close by the seat's real round score
     (plus :data:`CLOSE_BONUS` for the closer); else the ``points`` put down, an opening
     (``opened_before``: the seat had opened before the turn) and a quarter of what the
-    rack would cost at the end."""
+    rack would cost at the end (``costs``)."""
     if state.end is not None:
-        result = score_state(state)
-        mine = result.seats[seat].total
+        mine = costs.result(state).seats[seat].total
         return CLOSE_BONUS + mine if state.end.closer == seat else float(mine)
     me = state.seats[seat]
     score = float(points)
     if me.opened:
-        table = state.table
-        score -= RACK_WEIGHT * sum(rack_value_end(t, rules) for t in values_of(table, me.rack))
+        score -= RACK_WEIGHT * sum(map(costs, values_of(state.table, me.rack)))
         if not opened_before:
             score += OPENING_BONUS
     return score
@@ -129,24 +169,31 @@ def partners_all(tiles: Sequence[Tile]) -> list[int]:
     by_rank = [0] * 14
     by_colour = [[0] * 14 for _ in range(4)]
     places: list[tuple[int, int] | None] = []
+    acting = _ACTING
     for tile in tiles:
         if tile.is_joker:
             jokers += 1
             places.append(None)
             continue
-        assert tile.rank is not None and tile.color is not None
-        rank, colour = tile.rank, tile.color.index
+        place = acting[tile._code]
+        assert place is not None
+        rank, colour = place
         by_rank[rank] += 1
         by_colour[colour][rank] += 1
-        places.append((rank, colour))
+        places.append(place)
     out: list[int] = []
+    everyone = len(tiles) - 1
+    near = _NEAR_LISTS
     for place in places:
         if place is None:
-            out.append(len(tiles) - 1)
+            out.append(everyone)
             continue
         rank, colour = place
         row = by_colour[colour]
-        out.append(jokers + by_rank[rank] - row[rank] + sum(row[r] for r in NEAR[rank]))
+        mates = jokers + by_rank[rank] - row[rank]
+        for r in near[rank]:
+            mates += row[r]
+        out.append(mates)
     return out
 
 
@@ -157,9 +204,10 @@ class Keeper:
     few racks over and over), and each tile value's own part of its keep value too;
     the memos live as long as the hint call."""
 
-    def __init__(self, rules: Ruleset, unseen_at: Sequence[Sequence[int]]) -> None:
-        self.rules = rules
+    def __init__(self, costs: Costs, unseen_at: Sequence[Sequence[int]]) -> None:
+        self.costs = costs
         self.unseen_at = unseen_at
+        self._by_rank = [sum(row) for row in unseen_at]
         self._orders: dict[object, tuple[tuple[int, bool], ...]] = {}
         self._own: dict[int, tuple[float, float]] = {}
 
@@ -170,8 +218,8 @@ class Keeper:
         assert acting is not None and acting.rank is not None and acting.color is not None
         unseen = self.unseen_at
         rank, colour = acting.rank, acting.color.index
-        outs = sum(unseen[rank][c] for c in range(4) if c != colour)
-        return outs + sum(unseen[r][colour] for r in NEAR[rank])
+        outs = self._by_rank[rank] - unseen[rank][colour]
+        return outs + sum([unseen[r][colour] for r in NEAR[rank]])
 
     def keep_value(self, k: int, tiles: Sequence[Tile]) -> float:
         """How much the seat should keep tile ``k``: jokers always; then tiles that go
@@ -184,7 +232,7 @@ class Keeper:
             return 1e6
         own = self._own.get(tile._code)
         if own is None:
-            own = (0.5 * self.outs(tile), 0.2 * rack_value_end(tile, self.rules))
+            own = (0.5 * self.outs(tile), 0.2 * self.costs(tile))
             self._own[tile._code] = own
         return 10.0 * mates + own[0] - own[1]
 
@@ -196,8 +244,8 @@ class Keeper:
         found = self._orders.get(key)
         if found is None:
             mates = partners_all(tiles)
-            keep = [self._keep(t, mates[k]) for k, t in enumerate(tiles)]
-            ranked = sorted(range(len(rack)), key=lambda k: (keep[k], rack[k]))
+            keep = self._keep
+            ranked = sorted(range(len(rack)), key=lambda k: (keep(tiles[k], mates[k]), rack[k]))
             found = tuple((k, mates[k] == 0) for k in ranked)
             self._orders[key] = found
         return found
@@ -237,6 +285,66 @@ class TakeCheck:
         return near >= need
 
 
+def could_justify(
+    picked: Tile, own: Sequence[Tile], others: Sequence[Tile], rules: Ruleset
+) -> bool:
+    """A necessary condition for ``picked`` to go into a new meld that justifies its
+    take (RUPE-01): a set of its rank, or a run of its colour with no more gaps than
+    the jokers can fill, from the tiles ``own`` (the rack) and ``others`` (the rest the
+    take brings), holding at least ``take_meld_min_own_tiles`` own tiles (the taken
+    ones count as own when ``take_meld_tiles_must_predate_take`` is off; jokers when
+    ``take_meld_joker_counts_as_own``).  Looser than the rule (joker limits, the tiles
+    left on the rack): it only rules out what no meld can do."""
+    place = _ACTING[picked._code]
+    if place is None:
+        return True
+    rank, colour = place
+    need = rules.take_meld_min_own_tiles
+    jokers_own = rules.take_meld_joker_counts_as_own
+    ace_high = rules.ace_high_run
+    jokers = own_jokers = 0
+    pool_colours: set[int] = set()
+    own_colours: set[int] = set()
+    pool_run = [False] * 16
+    own_run = [False] * 16
+    for tiles, mine in ((own, True), (others, not rules.take_meld_tiles_must_predate_take)):
+        for tile in tiles:
+            counts = mine and (jokers_own or not tile.is_joker)
+            at = _ACTING[tile._code]
+            if at is None:
+                jokers += 1
+                own_jokers += counts
+                continue
+            r, c = at
+            if r == rank and c != colour:
+                pool_colours.add(c)
+                if counts:
+                    own_colours.add(c)
+            if c == colour:
+                for q in (1, 14) if r == 1 and ace_high else (r,):
+                    pool_run[q] = True
+                    own_run[q] = own_run[q] or counts
+    jokers = min(jokers, 2)
+    own_jokers = min(own_jokers, jokers)
+    if len(pool_colours) + jokers >= 2 and len(own_colours) + own_jokers >= need:
+        return True
+    top = 14 if ace_high else 13
+    for p in (1, 14) if rank == 1 and ace_high else (rank,):
+        for lo in range(max(1, p - 12), p + 1):
+            gaps = owned = 0
+            for q in range(lo, min(top, lo + 12) + 1):
+                if q != p:
+                    if pool_run[q]:
+                        owned += own_run[q]
+                    else:
+                        gaps += 1
+                        if gaps > jokers:
+                            break
+                if q >= p and q - lo >= 2 and owned + own_jokers >= need:
+                    return True
+    return False
+
+
 class Held:
     """A rack's values looked up the ways :func:`extensions` asks: each distinct value
     once, in the order of first appearance (which of two values standing for the same
@@ -259,12 +367,12 @@ class Held:
                 self.ace[colour] = tile
 
 
-def extensions(meld: TableMeld, held: Held) -> Iterator[tuple[Tile, int]]:
-    """Rack values that could be laid on ``meld``, directly or once other rack values
-    have extended it (a run grows end by end), with their VALUE-01 worth there."""
-    info = meld.meld
+def extensions(info: Meld, size: int, held: Held) -> Iterator[tuple[Tile, int]]:
+    """Rack values that could be laid on the meld ``info`` (of ``size`` tiles),
+    directly or once other rack values have extended it (a run grows end by end), with
+    their VALUE-01 worth there."""
     if info.kind is MeldKind.TERTA:
-        if len(meld.ids) >= 4:
+        if size >= 4:
             return
         present = {t.acts_as.color for t in info.tiles if t.acts_as is not None}
         worth = 25 if info.low == 1 else 10 if info.low >= 10 else 5
@@ -336,20 +444,19 @@ class Pool:
     def add(self, tile: Tile) -> None:
         if tile.is_joker:
             self.jokers += 1
-        acts = tile.acts_as
-        if acts is None or acts.rank is None or acts.color is None:
+        place = _ACTING[tile._code]
+        if place is None:
             return
-        rank, colour = acts.rank, acts.color.index
+        rank, colour = place
         self.colours[rank] |= 1 << colour
-        self.runs[colour] |= 1 << rank
-        if rank == 1 and self.ace_high:
-            self.runs[colour] |= 1 << 14
+        self.runs[colour] |= (1 << rank) | (1 << 14 if rank == 1 and self.ace_high else 0)
 
     def holds(self, tile: Tile) -> bool:
         """Whether some meld of the pool might hold numbered tile ``tile``."""
-        assert tile.rank is not None and tile.color is not None
+        place = _ACTING[tile._code]
+        assert place is not None
         jokers = 2 if self.jokers > 2 else self.jokers
-        rank, colour = tile.rank, tile.color.index
+        rank, colour = place
         if (self.colours[rank] & ~(1 << colour)).bit_count() + jokers >= 2:
             return True
         missing = ~self.runs[colour]

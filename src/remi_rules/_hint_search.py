@@ -30,6 +30,7 @@ from ._hint_play import INF, NEVER, Floor, Player, Scored, Sim, search
 from ._hint_score import (
     Pool,
     TakeCheck,
+    could_justify,
     most_worth,
     never_placed,
     turn_score,
@@ -52,11 +53,11 @@ from .engine import (
     Undo,
 )
 from .errors import RemiError
+from .melds import analyze_meld
 from .opening import min_rack_after_opening
 from .ruleset import AtuBonusTrigger
 from .rupere import can_take_atu, justifying_melds, take_options
 from .tiles import Tile
-from .values import rack_value_end
 
 __all__ = ["Planner", "search"]
 
@@ -75,6 +76,8 @@ class _Draw:
     def at_least(self, value: float) -> bool:
         """Whether the draw is worth at least ``value``."""
         planner = self.planner
+        if planner._draw_bound(self.state, cheap=True) < value:
+            return False
         if planner._draw_bound(self.state) < value:
             return False
         return planner._draw_value(self.state) >= value
@@ -102,7 +105,7 @@ class Planner(Player):
         super().__init__(view)
         self.samples = samples
         self._draw_cache: float | None = None
-        self._draw_bound_cache: float | None = None
+        self._draw_bound_cache: dict[bool, float | None] = {False: None, True: None}
         self._drawn: list[Sim | None] | None = None
 
     # -- the turn as a whole ------------------------------------------------------------
@@ -215,13 +218,13 @@ class Planner(Player):
             irrelevant = _irrelevant(best, k, draw)
             if irrelevant(bound):
                 continue
+            after = taken(k)  # the engine's checks of the take before the solver's bound
+            if after is None:
+                continue
             if prune:
                 bound = self._bound(state, racks[k], 0, swaps=True, skip=irrelevant)
                 if irrelevant(bound):
                     continue
-            after = taken(k)
-            if after is None:
-                continue
             found = self._best(self._action_candidates(after), irrelevant if prune else None)
             if found is None:
                 continue
@@ -290,8 +293,7 @@ class Planner(Player):
             for index in range(last, -1, -1):
                 pool.add(tiles[index])
                 if wanted[index] and index in positions:
-                    taken = [*rack, *tiles[index:]]
-                    meldable[index] = self._could_meld(seat, pool, taken, tiles[index])
+                    meldable[index] = self._could_meld(at, seat, pool, rack, tiles[index:])
         out: list[Step] = []
         for index in (last, *range(last)) if row else ():
             if meldable.get(index):
@@ -333,15 +335,22 @@ class Planner(Player):
         )
 
     def _could_meld(
-        self, seat: SeatState | PublicSeat, pool: Pool, tiles: Sequence[Tile], picked: Tile
+        self,
+        at: GameState | PlayerView,
+        seat: SeatState | PublicSeat,
+        pool: Pool,
+        rack: Sequence[Tile],
+        taken: Sequence[Tile],
     ) -> bool:
         """A necessary condition for the engine to let the seat take a row position
-        (RUPE-08), ``pool`` holding the rack and the tiles taken (``tiles``, all of
-        them), ``picked`` the one the take is of: the picked tile fits some meld of the
-        pool (:meth:`~remi_rules._hint_score.Pool.holds`), and an unopened seat's
-        placeable tiles are worth the opening's minimum at the most.  True where the
-        rules ask for no meld (a lay-off may justify the take, or taking declares pe
-        tablă, or a declarer closes)."""
+        (RUPE-08), ``taken`` the tiles the take brings (the picked one first) to
+        ``rack``, ``pool`` holding them all: the picked tile fits some meld of the pool
+        (:meth:`~remi_rules._hint_score.Pool.holds`), one that could justify the take
+        (:func:`~remi_rules._hint_score.could_justify`); and an unopened seat's tiles
+        are worth the opening's minimum: their placeable tiles at the most, then (where
+        a take with no turn after it is no plan: :meth:`_may_prune`) the solver's most
+        points.  True where the rules ask for no meld (a lay-off may justify the take,
+        or taking declares pe tablă, or a declarer closes)."""
         rules = self.rules
         if seat.declared_pe_tabla and rules.pe_tabla_enabled:
             return True
@@ -353,12 +362,21 @@ class Planner(Player):
             and rules.pe_tabla_enabled
         ):
             return True
+        picked = taken[0]
         if not (picked.is_joker or pool.holds(picked)):
+            return False
+        if not could_justify(picked, rack, taken[1:], rules):
             return False
         if seat.opened:
             return True
+        tiles = [*rack, *taken]
         worth = sum(most_worth(t) for t in tiles if t.is_joker or pool.holds(t))
-        return worth >= rules.opening_min_points
+        if worth < rules.opening_min_points:
+            return False
+        if not self._may_prune(at):
+            return True
+        most = self._search(partition.counts_of(tiles))
+        return most is not None and most[0] // 64 >= rules.opening_min_points
 
     def _note_take(self, sim: Sim, take: Step, before: GameState) -> None:
         """The take's note; the meld it goes into is filled in once it is known."""
@@ -406,12 +424,13 @@ class Planner(Player):
         self._draw_cache = value
         return value
 
-    def _draw_bound(self, state: GameState) -> float:
+    def _draw_bound(self, state: GameState, *, cheap: bool = False) -> float:
         """At least :meth:`_draw_value`: the mean of the sampled draws' bounds
-        (:meth:`_bound`, joker swaps counted), none below 0 (what a draw with no turn
-        counts)."""
-        if self._draw_bound_cache is not None:
-            return self._draw_bound_cache
+        (:meth:`_bound`, joker swaps counted; with ``cheap``, the bounds that need no
+        solver), none below 0 (what a draw with no turn counts)."""
+        cached = self._draw_bound_cache[cheap]
+        if cached is not None:
+            return cached
         drawn = self._draws(state)
         total = 0.0
         for sim in drawn:
@@ -420,10 +439,11 @@ class Planner(Player):
             if not self._may_prune(sim.state):
                 total = INF
                 break
-            bound = self._bound(sim.state, sim.rack(self.seat), sim.points, swaps=True)
+            rack = sim.rack(self.seat)
+            bound = self._bound(sim.state, rack, sim.points, swaps=True, cheap=cheap)
             total += max(bound, 0.0)
         value = total / len(drawn) if drawn else 0.0
-        self._draw_bound_cache = value
+        self._draw_bound_cache[cheap] = value
         return value
 
     @staticmethod
@@ -460,7 +480,7 @@ class Planner(Player):
         outer, self._skip = self._skip, floor
         try:
             for sim in candidates:
-                score = turn_score(sim.state, sim.points, self.seat, self.opened_before, self.rules)
+                score = turn_score(sim.state, sim.points, self.seat, self.opened_before, self.costs)
                 if floor.best is None or score > floor.best[0]:
                     floor.best = (score, sim)
         finally:
@@ -473,6 +493,8 @@ class Planner(Player):
         skip = self._skip
         if skip is NEVER or not skip.active() or not self._may_prune(sim.state):
             return False
+        if sim.bound is not None:
+            return skip(sim.bound)
         return skip(self._bound(sim.state, sim.rack(self.seat), sim.points, skip=skip))
 
     def _action_candidates(self, sim: Sim) -> Iterator[Sim]:
@@ -494,12 +516,14 @@ class Planner(Player):
             yield from self._opening(sim)
             return
         for swapped in self._swaps(sim):
-            for forced in self._forced(swapped, keep=1):
+            for forced in self._forced(swapped, keep=1, bounded=True):
                 yield from self._melds_and_ends(forced)
 
-    def _forced(self, sim: Sim, *, keep: int) -> Iterator[Sim]:
+    def _forced(self, sim: Sim, *, keep: int, bounded: bool = False) -> Iterator[Sim]:
         """The justifying meld of a take not yet met (RUPE-01), each way it can be
-        made; else the position unchanged."""
+        made; else the position unchanged.  With ``bounded``, a way whose bound
+        (:meth:`_bound`, the meld counted before the engine puts it down) may be left
+        out (:meth:`_prunable`) is not made at all."""
         state = sim.state
         turn = state.pending
         assert turn is not None
@@ -529,10 +553,31 @@ class Planner(Player):
             if values in seen:
                 continue
             seen.add(values)
+            bound = self._bound_before(sim, ids, values) if bounded else None
+            if bound is not None and self._skip(bound[0]):
+                continue
             forced = sim.copy()
             if forced.apply(MeldTiles(ids)):
+                if bound is not None and bound[1]:
+                    forced.bound = bound[0]
                 self._fill_take_note(forced)
                 yield forced
+
+    def _bound_before(
+        self, sim: Sim, ids: tuple[int, ...], values: Sequence[Tile]
+    ) -> tuple[float, bool] | None:
+        """The bound of the position after melding ``ids`` (their ``values``) from
+        ``sim``, worked out before the meld is put down (:meth:`_bound_of`); None
+        where nothing could be left out now (or the meld is not valid)."""
+        skip = self._skip
+        if skip is NEVER or not skip.active() or not self._may_prune(sim.state):
+            return None
+        try:
+            meld = analyze_meld(values, self.rules)
+        except RemiError:
+            return None
+        rack = [i for i in sim.rack(self.seat) if i not in ids]
+        return self._bound_of(sim.state, rack, sim.points + meld.points, skip=skip, extra=meld)
 
     def _fill_take_note(self, sim: Sim) -> None:
         meld = meld_text(sim.state.table.melds[-1])
@@ -712,7 +757,7 @@ class Planner(Player):
             return
         table = state.table
         tried: set[Tile] = set()
-        for last in sorted(rack, key=lambda i: (-rack_value_end(table.tile(i), self.rules), i)):
+        for last in sorted(rack, key=lambda i: (-self.costs(table.tile(i)), i)):
             value = table.tile(last)
             if value in tried:
                 continue
