@@ -627,9 +627,6 @@ class Player:
             if loose is not None and held < 64 and loose[0] % 64 < held:
                 self._search_memo[key] = loose
                 return loose
-        if opening is not None and self._opening_out_of_reach(counts, opening):
-            self._search_memo[key] = None
-            return None
         found = search(
             counts,
             self.rules,
@@ -652,23 +649,16 @@ class Player:
             return _laid_alone(values, layable, tiles=True), ()
         return self._search(partition.counts_of(values), tiles=True, layable=layable)
 
-    def _opening_out_of_reach(self, counts: Sequence[int], melded: Sequence[Meld]) -> bool:
-        """Whether no opening completes ``melded`` from the hand ``counts``, by a
-        bound that needs no solver: the points still missing exceed what the hand's
+    def _opening_out_of_reach(self, values: Sequence[Tile], melded: Sequence[Meld]) -> bool:
+        """Whether no opening completes ``melded`` from the hand ``values``, by a bound
+        that needs no solver: the points still missing exceed what the hand's
         placeable tiles (:class:`~remi_rules._hint_score.Pool`) are worth at the most
         (:func:`~remi_rules._hint_score.most_worth`)."""
         need = self.rules.opening_min_points - sum(m.points for m in melded)
         if need <= 0:
             return False
-        values = [
-            partition.tile_of_field(field)
-            for field, count in enumerate(counts)
-            for _ in range(count)
-        ]
         pool = Pool(self.rules.ace_high_run, values)
         return sum(most_worth(t) for t in values if t.is_joker or pool.holds(t)) < need
-
-    # -- the end of the turn ------------------------------------------------------------
 
     def _end(self, sim: Sim) -> Sim | None:
         """Close with the last tile, or discard the tile least worth keeping."""

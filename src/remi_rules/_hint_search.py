@@ -606,9 +606,10 @@ class Planner(Player):
             done = forced.state.pending
             assert done is not None
             melded = [forced.state.table.melds[m].meld for m in done.new_melds]
-            rack = forced.rack(self.seat)
-            counts = self._counts(forced.state, rack)
-            split = self._search(counts, min_leftover=keep, opening=melded)
+            values = values_of(forced.state.table, forced.rack(self.seat))
+            if self._opening_out_of_reach(values, melded):
+                continue
+            split = self._search(partition.counts_of(values), min_leftover=keep, opening=melded)
             if split is None:
                 continue
             opened = forced.copy()
