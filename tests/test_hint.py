@@ -317,7 +317,7 @@ def test_rupe_03_the_take_prefilter_lets_every_legal_take_through() -> None:
     # the hint's cheap pre-check of a take must not ask for rack tiles next to it.
     from remi_rules import parse_tiles
     from remi_rules._hint_score import TakeCheck
-    from remi_rules._hint_search import Planner
+    from remi_rules._hint_turn import Planner
     from remi_rules.engine import Rupere, TakeLastDiscard
     from remi_rules.engine._takes import verify_row_take
     from remi_rules.errors import IllegalStepError

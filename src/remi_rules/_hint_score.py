@@ -2,16 +2,19 @@
 tests and bounds that let the search skip what cannot win.
 
 * :func:`turn_score` values a finished candidate turn: a close by the seat's real round
-  score, else the etalare points put down, an opening and what the rack would cost.
+  score, else the etalare points put down, an opening and what the rack would cost at
+  the end (:class:`Costs`, worked out once per hint call).
 * :class:`Keeper` orders a rack for the discard: jokers last, then tiles that go with
   others, or whose partners are still unseen.
-* :func:`might_justify` is a necessary condition for a taken tile to be meldable;
-  :func:`extensions` lists the rack values that may be laid off on a table meld; the
-  bounds (:func:`layable_bound`, :func:`placeable_ends`) over-estimate what a candidate
-  can reach, so that a search skipping what they rule out finds the same best turn.
+* Necessary conditions, cheaper than the rules they stand for: :class:`TakeCheck` and
+  :func:`could_justify` (a taken tile can go into a justifying meld), :class:`Pool`
+  and :func:`never_placed` (a tile can go into some meld at all), :func:`most_worth`
+  (the most a tile is worth); :func:`extensions` lists the rack values that may be
+  laid off on a meld.  They over-estimate what a candidate can reach, so a search that
+  skips what they rule out finds the same best turn.
 
-Everything here is a pure function of its arguments, or (:class:`Keeper`) memoised for
-one hint call only.
+Everything here is a pure function of its arguments, or (:class:`Keeper`,
+:class:`Costs`) memoised for one hint call only.
 """
 
 from __future__ import annotations
