@@ -59,7 +59,7 @@ class _Draw:
         planner = self.planner
         if planner._draw_bound(self.state, cheap=True) < value:
             return False
-        if planner._draw_bound(self.state) < value:
+        if planner._draw_below(self.state, value):
             return False
         return planner._draw_value(self.state) >= value
 
@@ -426,6 +426,29 @@ class Planner(Search):
         value = total / len(drawn) if drawn else 0.0
         self._draw_bound_cache[cheap] = value
         return value
+
+    def _draw_below(self, state: GameState, value: float) -> bool:
+        """Whether :meth:`_draw_bound` is below ``value``.  With one sampled tile, its
+        bound is asked only as far as the verdict needs (:meth:`_bound_of` with a
+        ``skip``): whether the turn might close is then left unasked when the points
+        alone already reach ``value``."""
+        cached = self._draw_bound_cache[False]
+        if cached is not None:
+            return cached < value
+        drawn = self._draws(state)
+        if len(drawn) != 1 or drawn[0] is None or not self._may_prune(drawn[0].state):
+            return self._draw_bound(state) < value
+        sim = drawn[0]
+
+        def below(bound: float) -> bool:
+            return max(bound, 0.0) < value
+
+        bound, exact = self._bound_of(
+            sim.state, sim.rack(self.seat), sim.points, swaps=True, skip=below
+        )
+        if exact:
+            self._draw_bound_cache[False] = max(bound, 0.0)
+        return below(bound)
 
     @staticmethod
     def _with_stock_top(state: GameState, tile_id: int) -> GameState:
