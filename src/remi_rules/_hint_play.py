@@ -191,13 +191,16 @@ class Player(Bounds):
         """The position the candidates are played out on: the view with the hidden
         tiles dealt at random (seeded by the view, so a view always gets the same).
 
-        In the action phase the deal is in id order: the turn's steps look at the
-        other racks and the stock only through their sizes (and a round that ends
-        without a close is scored rack by rack), so any deal gives the same plan; only
-        a take phase samples the tiles a draw may bring."""
-        if self.view.phase is Phase.ACTION:
-            return self.view.sample_state(_IN_ORDER)
-        return self.view.sample_state(random.Random(self.seed))
+        In the action phase, while the round cannot end at this turn's end without a
+        close (:meth:`_may_prune`), the deal is in id order: the turn's steps then look
+        at the other racks and the stock only through their sizes, so any deal gives
+        the same plan.  A take phase samples the tiles a draw may bring; and where the
+        round may end after the discard (the stock out: END-01 asks whether the next
+        seat can take), the hidden tiles count."""
+        view = self.view
+        if view.phase is Phase.ACTION and self._may_prune(view):
+            return view.sample_state(_IN_ORDER)
+        return view.sample_state(random.Random(self.seed))
 
     @functools.cached_property
     def hidden(self) -> frozenset[int]:
