@@ -10,17 +10,29 @@ with a take still to justify also with ``samples=0``, what the random bot uses).
 Regenerate (only on purpose, when a plan is meant to change)::
 
     PYTHONPATH=src python tests/hint_golden.py --write
+
+The wide comparison, by hand: ``--wide-write FILE`` records the views themselves (as
+:func:`~remi_rules.serde.dump_view` JSON, one per line) of other seeded rounds, with the
+plan the hint of this checkout makes for each; ``--wide-compare FILE``, run on another
+checkout, asks its hint the same views and reports every plan that differs (with both
+valuations: a documented improvement scores higher).  The views are read back from the
+file, so the comparison does not depend on the choices of the hint being compared::
+
+    git stash; PYTHONPATH=src python tests/hint_golden.py --wide-write /tmp/wide.jsonl
+    git stash pop; PYTHONPATH=src python tests/hint_golden.py --wide-compare /tmp/wide.jsonl
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from remi_rules import variants
+from remi_rules import serde, variants
 from remi_rules.bots import GreedyBot, RandomBot
 from remi_rules.engine import (
     AnnounceAtu,
@@ -101,15 +113,17 @@ def record(plan: TurnPlan) -> dict[str, Any]:
     }
 
 
-def views(preset: str) -> Iterator[tuple[dict[str, Any], PlayerView, int]]:
+def views(
+    preset: str, rounds: range = range(ROUNDS), max_views: int = MAX_VIEWS
+) -> Iterator[tuple[dict[str, Any], PlayerView, int]]:
     """``(where, view, samples)`` for every hint asked of the preset's rounds."""
     rules = variants.get(preset)
-    for seed in range(ROUNDS):
+    for seed in rounds:
         players = 2 + seed % 3
         game = Game.new(rules, players, seed=1_000 + seed)
         bots = _bots(seed, players)
         count = 0
-        while not game.over and count < MAX_VIEWS:
+        while not game.over and count < max_views:
             for s, bot in enumerate(bots):
                 if game.over:
                     break
@@ -142,8 +156,73 @@ def generate() -> dict[str, list[dict[str, Any]]]:
     return out
 
 
+WIDE_ROUNDS = range(100, 160)
+"""The wide set's rounds (seeds 100 … 159 per preset, none of the golden file's)."""
+WIDE_VIEWS = 2_000
+"""Views per preset in the wide set."""
+
+
+def wide_write(path: Path) -> None:
+    """Record the wide set's views and this checkout's plans, one JSON line each."""
+    with path.open("w", encoding="utf-8") as out:
+        for preset in PRESETS:
+            kept = 0
+            for where, view, samples in views(preset, WIDE_ROUNDS, 10_000):
+                if kept >= WIDE_VIEWS:
+                    break
+                line = {
+                    "preset": preset,
+                    **where,
+                    "samples": samples,
+                    "view": serde.dump_view(view, with_rules=False),
+                    "plan": record(hint(view, samples=samples)),
+                }
+                out.write(json.dumps(line, ensure_ascii=False) + "\n")
+                kept += 1
+            print(f"{preset}: {kept} views", flush=True)
+
+
+def wide_compare(path: Path) -> int:
+    """Ask this checkout's hint the recorded views; report the plans that differ."""
+    counts: Counter[tuple[str, str]] = Counter()
+    with path.open(encoding="utf-8") as lines:
+        for text in lines:
+            line = json.loads(text)
+            preset = line["preset"]
+            view = serde.load_view(line["view"], variants.get(preset))
+            got = record(hint(view, samples=line["samples"]))
+            want = line["plan"]
+            if got == want:
+                counts[preset, "same"] += 1
+                continue
+            verdict = (
+                "better"
+                if got["score"] > want["score"]
+                else "worse"
+                if got["score"] < want["score"]
+                else "equal score"
+            )
+            counts[preset, verdict] += 1
+            where = {k: line[k] for k in ("seed", "players", "view", "turn", "samples")}
+            print(f"{preset} {where} {verdict}: {want['score']} -> {got['score']}")
+            print(f"  was: {'; '.join(want['steps'])}")
+            print(f"  now: {'; '.join(got['steps'])}")
+    for (preset, verdict), n in sorted(counts.items()):
+        print(f"{preset}: {verdict} {n}")
+    return sum(n for (_, verdict), n in counts.items() if verdict != "same")
+
+
 if __name__ == "__main__":
-    if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: PYTHONPATH=src python tests/hint_golden.py --write")
-    GOLDEN.write_text(json.dumps(generate(), indent=0, ensure_ascii=False) + "\n")
-    print(f"wrote {GOLDEN}")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--write", action="store_true", help="rewrite " + GOLDEN.name)
+    group.add_argument("--wide-write", type=Path, metavar="FILE")
+    group.add_argument("--wide-compare", type=Path, metavar="FILE")
+    args = parser.parse_args()
+    if args.write:
+        GOLDEN.write_text(json.dumps(generate(), indent=0, ensure_ascii=False) + "\n")
+        print(f"wrote {GOLDEN}")
+    elif args.wide_write:
+        wide_write(args.wide_write)
+    else:
+        sys.exit(1 if wide_compare(args.wide_compare) else 0)

@@ -22,6 +22,8 @@ from engine_positions import (
     rack,
     text,
 )
+from hypothesis import given
+from hypothesis import strategies as st
 
 from remi_rules import HintError, HintErrorCode, TurnPlan, hint, tile_of, variants
 from remi_rules.bots import GreedyBot, RandomBot
@@ -31,6 +33,7 @@ from remi_rules.hints import NoteCode
 from remi_rules.ruleset import ClosingTileMode
 
 ALL = ("clasic", "online", "rummy45")
+WIDE = os.environ.get("REMI_WIDE") == "1"
 
 
 def kinds(plan: TurnPlan) -> list[str]:
@@ -312,22 +315,23 @@ def test_close_02_in_keep_mode_the_closing_tile_stays_on_the_rack() -> None:
 
 
 @pytest.mark.rule("RUPE-03")
-def test_rupe_03_the_take_prefilter_lets_every_legal_take_through() -> None:
+@pytest.mark.parametrize("name", ALL)
+def test_rupe_03_the_take_prefilter_lets_every_legal_take_through(name: str) -> None:
     # A rupere's later tiles may fill a run's gaps (5A 6A + 7A from the row + 8A), so
     # the hint's cheap pre-check of a take must not ask for rack tiles next to it.
     from remi_rules import parse_tiles
-    from remi_rules._hint_score import might_justify as _might_justify
-    from remi_rules._hint_search import Planner
-    from remi_rules.engine import TakeLastDiscard
+    from remi_rules._hint_score import TakeCheck
+    from remi_rules._hint_turn import Planner
+    from remi_rules.engine import Rupere, TakeLastDiscard
     from remi_rules.engine._takes import verify_row_take
     from remi_rules.errors import IllegalStepError
 
-    rules = variants.get("rummy45")
+    rules = variants.get(name)
     rack = parse_tiles("6G 3N 2N 3G 5A 6A 2A 2A")
     (picked,) = parse_tiles("8A")
-    assert _might_justify(picked, rack, rules, bridged=True)
-    assert not _might_justify(picked, rack, rules)
-    for seed in range(12):
+    assert TakeCheck(rack, rules)(picked, bridged=True)
+    assert not TakeCheck(rack, rules)(picked)
+    for seed in range(24 if WIDE else 6):
         game = Game.new(rules, 4, seed=seed)
         bots: list[GreedyBot | RandomBot] = [
             GreedyBot(),
@@ -339,6 +343,8 @@ def test_rupe_03_the_take_prefilter_lets_every_legal_take_through() -> None:
             state = game.state
             if state.phase is Phase.TAKE:
                 tiles = [state.table.tile(i) for i in state.seats[state.current].rack]
+                planner = Planner(game.view(state.current), 0)
+                tried = planner._takes_to_try(state, state.seats[state.current])
                 for index in range(len(state.row)):
                     try:
                         verify_row_take(state, index, TakeLastDiscard())
@@ -346,12 +352,41 @@ def test_rupe_03_the_take_prefilter_lets_every_legal_take_through() -> None:
                         continue
                     bridged = index < len(state.row) - 1
                     tile = state.table.tile(state.row[index])
-                    assert _might_justify(tile, tiles, rules, bridged=bridged), (seed, index)
+                    assert TakeCheck(tiles, rules)(tile, bridged=bridged), (seed, index)
                     # The search's own pre-checks let it through too.
-                    planner = Planner(game.view(state.current), 0)
-                    assert index in planner._row_positions(state), (seed, index)
-                    assert planner._could_meld(state, index), (seed, index)
+                    take = Rupere(index) if bridged else TakeLastDiscard()
+                    assert take in tried, (seed, index)
             game.apply(bots[state.current].choose(game.view(state.current)))
+
+
+_IDS = st.lists(st.integers(0, 105), min_size=2, max_size=40, unique=True)
+
+
+@pytest.mark.rule("RUPE-01")
+@pytest.mark.rule("RUPE-08")
+@pytest.mark.parametrize("name", ALL)
+@given(ids=_IDS, rack_size=st.integers(1, 16))
+def test_rupe_01_the_hints_take_checks_never_rule_out_a_justifiable_take(
+    name: str, ids: list[int], rack_size: int
+) -> None:
+    # could_justify and TakeCheck stand for RUPE-01's justifying meld (the rules'
+    # can_justify), and the solver's most points for RUPE-08's opening (can_open_with):
+    # cheaper, and never stricter.
+    from remi_rules import _partition as partition
+    from remi_rules._hint_score import TakeCheck, could_justify
+    from remi_rules.rupere import can_justify
+    from remi_rules.turn_plans import can_open_with
+
+    rules = variants.get(name)
+    picked, rack, others = ids[0], ids[1 : 1 + rack_size], ids[1 + rack_size :]
+    values = [tile_of(i) for i in rack]
+    taken = [tile_of(i) for i in others]
+    if can_justify(picked, rack, rules, also_taken=others):
+        assert could_justify(tile_of(picked), values, taken, rules)
+        assert TakeCheck(values, rules)(tile_of(picked), bridged=bool(others))
+    if len(rack) + len(others) <= 22 and can_open_with(picked, rack, rules, also_taken=others):
+        best = partition.solve(partition.counts_of([tile_of(picked), *values, *taken]), rules)
+        assert best is not None and best[0] // 64 >= rules.opening_min_points
 
 
 # -- the same choices as the hint before its search was pruned ------------------------------
