@@ -10,18 +10,23 @@ may instead stand alone for the most it could be worth outside a run (its set's 
 where its rank can hold a set at all, its lay-off worth), plus each joker left at the
 most a joker can still be worth.  Every real split of the hand is one choice per colour
 of these searches (its sets become tiles standing alone, its jokers are counted apart),
-so the sum is an upper bound.  Tables are built once per solve, on the whole hand;
-a remainder only has fewer tiles, so they bound its states too.
+so the sum is an upper bound.  A second bound takes each rank on its own (its sets exact,
+every other tile at a run's worth where a run of its colour can hold it); the smaller
+of the two is used.  Tables are built once per solve, on the whole hand; a remainder
+only has fewer tiles, so they bound its states too.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Final
 
 from ._partition import FREE_JOKER, REAL_FIELDS
 
 _NEG: Final = -(1 << 60)
+_SETS: Final = ((), *itertools.combinations(range(4), 3), tuple(range(4)))
+"""The colours of a set of one rank (three or four), or no set."""
 _KEEP: Final = 4
 """Tiles still to leave over beyond this count are not tracked (the bound is then
 that of leaving over only this many)."""
@@ -49,6 +54,7 @@ class Bound:
         high: bool,
         gain_of: Sequence[int],
         lay: Sequence[int],
+        adjacent: bool = True,
     ) -> None:
         jokers = sum(counts[FREE_JOKER:])
         self.top = 14 if high else 13
@@ -72,21 +78,41 @@ class Bound:
             pair[r] = max(pair[r], pair[r + 1])
         self.set_gain = set_gain
         self.set_worth = [gain_of[set_points(r)] if 1 <= r <= 13 else 0 for r in range(16)]
+
         # The most a joker can be worth at a field of rank r or later: a set of such a
-        # rank; a run position of 10 or more (the high ace too) while a run may still
-        # hold a tile of rank 8 or more (a run open from two ranks below counts);
-        # else a run position, 5.
+        # rank; a run position p >= r - 2 (a run open from below, or the jokers before
+        # a run's first tile) where a run can hold a joker at all: two tiles of its
+        # colour beside it (p-2 p-1, p-1 p+1 or p+1 p+2), or, where jokers may be
+        # adjacent and there are two, one tile of its colour within two positions.
+        def held(c: int, p: int) -> bool:
+            return 1 <= p <= top and bool(counts[((p - 1) % 13) * 4 + c])
+
+        two = adjacent and jokers >= 2
+
+        def holds_joker(c: int, p: int) -> bool:
+            if (held(c, p - 2) and held(c, p - 1)) or (held(c, p - 1) and held(c, p + 1)):
+                return True
+            if held(c, p + 1) and held(c, p + 2):
+                return True
+            return two and any(held(c, p + d) for d in (-2, -1, 1, 2))
+
+        at = [0] * 17
+        if runs_ok:
+            for p in range(1, top + 1):
+                if any(holds_joker(c, p) for c in range(4)):
+                    at[p] = gain_of[run_points(p)]
         joker = [0] * 16
         for r in range(top, 0, -1):
-            here = set_gain[r] if r <= 13 else 0
-            if runs_ok and (r == 14 or any(colours[x] for x in range(max(r - 2, 8), 14))):
-                here = max(here, gain_of[10])
-            elif runs_ok and any(colours[x] for x in range(max(r - 2, 1), 14)):
-                here = max(here, gain_of[5])
-            joker[r] = max(joker[r + 1], here, pair[r] if r <= 13 else 0)
+            here = max(set_gain[r] if r <= 13 else 0, pair[r] if r <= 13 else 0)
+            here = max(here, *(at[p] for p in range(max(r - 2, 1), top + 1)))
+            joker[r] = max(joker[r + 1], here)
         self.joker = joker
+        self.rank_best, self.tile_alone = _by_rank(
+            counts, top=top, runs_ok=runs_ok, jokers=jokers, gain_of=gain_of, lay=lay
+        )
         self.tables = [_Colour(counts, c, top, runs_ok, gain_of, set_gain, lay) for c in range(4)]
         self._relaxed: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self.count = list(counts[:REAL_FIELDS])
 
     def relaxed(self, runs: tuple[int, ...]) -> tuple[int, ...]:
         """The open runs of a colour as the colour search sees them: lengths, capped."""
@@ -130,6 +156,18 @@ class Bound:
                 for j in range(keep + 1)
             ]
         worth = self.joker[min(rank, 15)]
+        # The other bound: the ranks after this one at their best (sets exact, each
+        # other tile at a run's worth where a run can hold it), the tiles of this rank
+        # still to come alone; an upper bound too, whatever the runs still open.
+        other = self.rank_best[rank + 1] + jokers * worth
+        if rank <= 13:
+            here = self.set_worth[rank]
+            for c in range(colour, 4):
+                f = (rank - 1) * 4 + c
+                other += self.count[f] * max(self.tile_alone[f], here)
+        # The aces waiting for the top.
+        for c in range(colour if rank == 14 else 0, 4):
+            other += waiting[c] * self.tile_alone[52 + c]
         total = _NEG
         for left in range(min(jokers, keep) + 1):
             v = best[keep - left]
@@ -140,7 +178,8 @@ class Bound:
         if slots and rank <= 13:
             size = sum((m >> 4) + (m & 15).bit_count() for m in slots)
             total += size * self.set_worth[rank]
-        return total
+            other += size * self.set_worth[rank]
+        return min(total, other)
 
 
 class _Colour:
@@ -228,6 +267,69 @@ class _Colour:
         return best
 
 
+def _by_rank(
+    counts: Sequence[int],
+    *,
+    top: int,
+    runs_ok: bool,
+    jokers: int,
+    gain_of: Sequence[int],
+    lay: Sequence[int],
+) -> tuple[list[int], list[int]]:
+    """Per rank r, the best of the ranks r and above, each on its own: its sets
+    exact (no joker: a set with a joker is counted with the joker), every other tile
+    at its run worth where some run of its colour can hold it, else its lay-off worth;
+    and per field the most a tile of that field is worth alone (``52 + c``: an ace
+    at the top)."""
+
+    # Whether a run of colour c can hold position p: some window of three positions
+    # around it with the others held or filled by the jokers.
+    def held(c: int, p: int) -> int:
+        if p < 1 or p > top:
+            return -1
+        return counts[((p - 1) % 13) * 4 + c]
+
+    def in_run(c: int, p: int) -> bool:
+        if not runs_ok:
+            return False
+        for lo in range(p - 2, p + 1):
+            window = [held(c, q) for q in range(lo, lo + 3)]
+            if min(window) < 0:
+                continue
+            if sum(1 for n in window if n == 0) <= min(jokers, 2):
+                return True
+        return False
+
+    alone = [0] * 56
+    for f in range(REAL_FIELDS):
+        r, c = f // 4 + 1, f % 4
+        worth = gain_of[run_points(r)] if in_run(c, r) else 0
+        if r == 1 and top == 14 and in_run(c, 14):
+            worth = gain_of[10]
+        alone[f] = max(worth, lay[f], 0)
+    for c in range(4):
+        alone[52 + c] = max(gain_of[10] if in_run(c, 14) else 0, lay[c], 0)
+    best = [0] * 17
+    for r in range(13, 0, -1):
+        fields = [(r - 1) * 4 + c for c in range(4)]
+        have = [counts[f] for f in fields]
+        worth = gain_of[set_points(r)]
+        top_value = 0
+        for a in _SETS:
+            for b in _SETS:
+                use = [0, 0, 0, 0]
+                for c in (*a, *b):
+                    use[c] += 1
+                if any(use[c] > have[c] for c in range(4)):
+                    continue
+                value = sum(use) * worth
+                value += sum((have[c] - use[c]) * alone[fields[c]] for c in range(4))
+                top_value = max(top_value, value)
+        best[r] = best[r + 1] + top_value
+    best[14] = best[15] = best[16] = 0
+    return best, alone
+
+
 def make_bound(
     counts: Sequence[int],
     *,
@@ -236,6 +338,9 @@ def make_bound(
     high: bool,
     gain_of: Sequence[int],
     lay: Sequence[int],
+    adjacent: bool = True,
 ) -> Callable[[int, int, Sequence[tuple[int, ...]], Sequence[int], int, int, Sequence[int]], int]:
     """:meth:`Bound.of` for one solve."""
-    return Bound(counts, per=per, runs_ok=runs_ok, high=high, gain_of=gain_of, lay=lay).of
+    return Bound(
+        counts, per=per, runs_ok=runs_ok, high=high, gain_of=gain_of, lay=lay, adjacent=adjacent
+    ).of

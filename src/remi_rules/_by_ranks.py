@@ -420,7 +420,9 @@ def by_ranks(
         x = s >> 3 * _D_TOP
         return (x & 3, (x >> 3) & 3, (x >> 6) & 3, (x >> 9) & 3)
 
-    tight = make_bound(counts, per=per, runs_ok=runs_ok, high=high, gain_of=gain_of, lay=lay)
+    tight = make_bound(
+        counts, per=per, runs_ok=runs_ok, high=high, gain_of=gain_of, lay=lay, adjacent=adjacent
+    )
 
     def bound(
         p: int, s: int, prof: tuple[tuple[int, ...], ...], slots: tuple[int, ...], keep: int
