@@ -377,12 +377,12 @@ def test_the_plans_on_seeded_views_are_the_recorded_ones(name: str) -> None:
     assert asked == len(golden) > 900
 
 
-# -- racks the solver cannot split yet ------------------------------------------------------
+# -- huge racks -------------------------------------------------------------------------------
 
 HUGE = os.environ.get("REMI_HUGE_RACKS") == "1"
 """The hint on the two huge racks below takes tens of seconds (every candidate turn asks
 the solver about a rack of 60-70 tiles; docs/solver.md, "Huge racks"): set the variable
-to play them out.  benchmarks/bench_solver.py --families times them."""
+to play them out."""
 
 
 def _random_round_until(seed: int, turn: int) -> Game:
