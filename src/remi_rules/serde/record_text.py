@@ -65,8 +65,8 @@ from ..errors import (
 from ..notation import format_step
 from ..ruleset import Ruleset
 from ._bounds import MAX_NAME_LENGTH
-from ._size import MAX_DOCUMENT_BYTES
 from ._record_reader import _fail, _physical, _rack_sizes, _Reader, _seed_deals, _word
+from ._size import MAX_DOCUMENT_BYTES
 from .rulesets import ruleset_to_dict
 
 __all__ = [
