@@ -25,7 +25,8 @@ Usage::
       valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out \
           python benchmarks/bench_bots.py --greedy-rounds 10 --preset clasic
 
-  (minus the same command with ``--greedy-rounds 0``: the interpreter's start-up).
+  (minus the same command with ``--greedy-rounds 0``: the interpreter's start-up),
+  for each preset; docs/solver.md ("The bots") keeps the last figures.
 
 Rounds are split over ``--jobs`` processes by seed; the results do not depend on how
 many.  The last line printed is one JSON object.

@@ -24,13 +24,7 @@ import pytest
 from remi_rules import serde, variants
 from remi_rules.bots import GreedyBot, RandomBot
 from remi_rules.cli import COMMANDS, build_parser, main
-from remi_rules.cli.notation import (
-    Meta,
-    NotationError,
-    NotationErrorCode,
-    format_step,
-    parse_command,
-)
+from remi_rules.cli.play import Meta, parse_command
 from remi_rules.engine import (
     AnnounceAtu,
     AnnounceFewTiles,
@@ -53,7 +47,9 @@ from remi_rules.engine import (
     Undo,
     play_round,
 )
+from remi_rules.errors import NotationError, NotationErrorCode
 from remi_rules.lipire import End
+from remi_rules.notation import format_step
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("REMI_UPDATE_GOLDEN") == "1"
@@ -155,8 +151,8 @@ def test_every_command_is_registered_in_help_order() -> None:
     code, text = run("--help")
     assert code == 0
     names = re.findall(r"^    (\w+) ", text, flags=re.MULTILINE)
-    assert names == ["demo", "check", "variants", "play", "replay", "simulate"]
-    assert len(COMMANDS) == 6
+    assert names == ["demo", "check", "variants", "play", "replay", "simulate", "serve"]
+    assert len(COMMANDS) == 7
 
 
 def test_a_command_module_is_added_by_listing_it() -> None:
@@ -658,10 +654,11 @@ def test_notation_round_trips_every_legal_step() -> None:
             view = game.view(seat)
             for step in view.legal_steps():
                 for lang in ("en", "ro"):
-                    text = format_step(step, state, lang)
-                    again = parse_command(text, view)
+                    text = format_step(step, view, lang)
+                    again = parse_command(text, view, lang)
                     assert not isinstance(again, Meta), text
-                    assert format_step(again, state, lang) == text
+                    assert again == step, text
+                    assert format_step(again, view, lang) == text
                     assert again.kind == step.kind
                     checked += 1
             game.apply(bots[seat].choose(view))
@@ -862,9 +859,9 @@ def test_play_bad_notation_prints_a_typed_error(monkeypatch: pytest.MonkeyPatch)
         monkeypatch, "--seed", "3", "--players", "2", stdin="meld 5X\nlay\nfoo\nquit\n"
     )
     assert code == 0
-    assert "cannot read that [input_bad_tile]: '5X': the colour must be" in text
-    assert "cannot read that [input_missing]: lay needs a tile, for example: lay 9G on 2" in text
-    assert "cannot read that [input_unknown_command]: 'foo' is not a command" in text
+    assert "cannot read that [notation_bad_tile]: Not a tile: '5X': the colour must be" in text
+    assert "cannot read that [notation_missing]: lay needs a tile, for example: lay 9G on 2" in text
+    assert "cannot read that [notation_unknown_command]: 'foo' is not a step" in text
 
 
 def test_play_strict_exits_1_at_a_refused_or_unreadable_step(
@@ -953,7 +950,7 @@ def test_play_through_a_process_with_piped_input() -> None:
     done = cli("play", "--seed", "3", "--players", "2", stdin="hint\nfoo\ndraw\nquit\n")
     assert done.returncode == 0, done.stderr
     assert "hint: Draw from the stock" in done.stdout
-    assert "> foo\ncannot read that [input_unknown_command]" in done.stdout
+    assert "> foo\ncannot read that [notation_unknown_command]" in done.stdout
     assert "you drew " in done.stdout
     assert done.stdout.rstrip().endswith("you quit: the round is left unfinished (turn 2).")
     strict = cli("play", "--seed", "3", "--players", "2", "--strict", stdin="foo\n")
@@ -974,7 +971,9 @@ def step_texts(game: Game) -> Iterator[str]:
     """Each step of ``game``'s record in notation, from the state it was made in."""
     again = Game.replay(game.record(), upto=0)
     for step in game.record().steps:
-        yield format_step(step, again.state, "en")
+        state = again.state
+        seat = state.current if step.in_turn else getattr(step, "seat", state.current)
+        yield format_step(step, again.view(seat), "en")
         again.apply(step)
 
 

@@ -31,6 +31,7 @@ from reliability_play import random_rules
 
 from remi_rules import variants
 from remi_rules.engine import (
+    MAX_UNDOS_PER_TURN,
     Close,
     DeclarePeTabla,
     Discard,
@@ -259,21 +260,56 @@ def test_the_solver_gap_with_four_real_tiles_per_joker() -> None:
 # -- the finishable-only player -------------------------------------------------------------------
 
 
-def finishable_round(game: Game, rng: random.Random, *, max_steps: int = 4000) -> int:
+class DeadEnd(AssertionError):
+    """The finishable-only player reached a turn that cannot end (no step but Undo)."""
+
+
+def finishable_round(
+    game: Game, rng: random.Random, *, max_steps: int = 4000, burn: float = 0.0
+) -> tuple[int, int]:
     """A uniform random player over ``legal_steps(seat, finishable=True)`` of the seat
-    to move (its out-of-turn steps included); asserts that every state reached lists
-    a step other than Undo.  Returns the number of steps."""
+    to move (its out-of-turn steps included); raises :class:`DeadEnd` at a state that
+    lists no step other than Undo (or, in the action phase, whose turn the search says
+    cannot end).  With probability ``burn`` a turn first spends its undo cap
+    (:func:`_spend_undo_cap`: a finishable step put down and taken back, again and
+    again), so that the rest of the turn, its take included, is played past the cap,
+    where the engine itself refuses the steps that would strand the turn.  Returns the
+    number of steps and of the turns played past the cap."""
+    past = 0
+    seen: tuple[int, int] | None = None
+    spend = False
     for n in range(max_steps):
         if game.over:
-            return n
+            return n, past
         seat = game.state.current
+        turn = (game.state.turn, seat)
+        if turn != seen:
+            seen, spend = turn, burn > 0 and rng.random() < burn
+        if spend and _spend_undo_cap(game, rng, seat):
+            spend, past = False, past + 1
         steps = game.legal_steps(seat, finishable=True)
         forward = [s for s in steps if not isinstance(s, Undo)]
-        assert forward, f"turn {game.state.turn}: no finishable step but undo ({steps})"
-        if game.state.phase is Phase.ACTION:
-            assert _finish.can_finish(game.state)
+        if not forward:
+            raise DeadEnd(f"turn {game.state.turn}: no finishable step but undo ({steps})")
+        if game.state.phase is Phase.ACTION and not _finish.can_finish(game.state):
+            raise DeadEnd(f"turn {game.state.turn}: the search says the turn cannot end")
         game.apply(rng.choice(steps), seat=seat)
-    return max_steps
+    return max_steps, past
+
+
+def _spend_undo_cap(game: Game, rng: random.Random, seat: int) -> bool:
+    """Put down a random finishable undoable step of ``seat`` (a take from the row or
+    the atu, then a meld, a lay-off, a swap) and take it back until the turn has made
+    :data:`MAX_UNDOS_PER_TURN` undos: whether it was (not when nothing listed is
+    undoable, as before a draw: the turn tries again after its next step)."""
+    while game.undo_info().undos < MAX_UNDOS_PER_TURN:
+        steps = [s for s in game.legal_steps(seat, finishable=True) if s.undoable]
+        if not steps:
+            return False
+        game.apply(rng.choice(steps), seat=seat)
+        game.apply(Undo(), seat=seat)
+    assert game.undo_info().past_cap
+    return True
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -284,6 +320,21 @@ def test_a_finishable_only_player_never_strands_a_turn(preset: str) -> None:
         game = Game.new(rules, 2 + k % 3, seed=f"fin-{preset}-{k}")
         finishable_round(game, rng)
         assert game.over
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_past_the_undo_cap_a_finishable_only_player_never_strands_a_turn(preset: str) -> None:
+    """The same player, a third of its turns played past the undo cap (its take
+    included: a take from the row or the atu past the cap is refused unless the turn
+    can still end after it, and every step listed then is finishable)."""
+    rules = attrs.evolve(variants.get(preset), max_turns_per_round=40)
+    past = 0
+    for k in range(3 if WIDE else 1):
+        rng = random.Random(f"past-cap-{preset}-{k}")
+        game = Game.new(rules, 2 + k % 3, seed=f"past-cap-{preset}-{k}")
+        past += finishable_round(game, rng, burn=0.35)[1]
+        assert game.over
+    assert past >= 3, past
 
 
 # -- examples -------------------------------------------------------------------------------------
@@ -364,28 +415,49 @@ def test_is_finishable_is_false_for_an_illegal_step_and_checks_the_seat() -> Non
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The wide run by hand: ``--rounds`` rounds per preset (2, 3 and 4 seats in turn),
+    each played to its end by the finishable-only player; a dead end is counted (and
+    printed) and its round left there.  Prints the rounds, steps and dead ends."""
     parser = argparse.ArgumentParser(description="The finishable-only player, wide.")
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--seed", default="wide")
+    parser.add_argument(
+        "--burn", type=float, default=0.1, help="share of turns played past the undo cap"
+    )
     args = parser.parse_args(argv)
+    dead_total = 0
     for preset in args.presets.split(","):
         rules = attrs.evolve(variants.get(preset), max_turns_per_round=120)
         t0 = time.perf_counter()
-        steps = 0
+        steps = dead = ended = past = 0
         for k in range(args.rounds):
             rng = random.Random(f"{args.seed}-{preset}-{k}")
             game = Game.new(rules, 2 + k % 3, seed=f"{args.seed}-{preset}-{k}")
-            steps += finishable_round(game, rng)
-            assert game.over, (preset, k)
+            try:
+                played, burnt = finishable_round(game, rng, burn=args.burn)
+                steps += played
+                past += burnt
+            except DeadEnd as err:
+                dead += 1
+                print(f"{preset}: round {k}: dead end: {err}", flush=True)
+                continue
+            ended += game.over
             if (k + 1) % 100 == 0:
                 print(
-                    f"{preset}: {k + 1} rounds, {steps} steps, {time.perf_counter() - t0:.0f} s",
+                    f"{preset}: {k + 1} rounds, {steps} steps, {past} turns past the undo cap, "
+                    f"{dead} dead ends, "
+                    f"{time.perf_counter() - t0:.0f} s",
                     flush=True,
                 )
-        print(f"{preset}: {args.rounds} rounds, {steps} steps, every turn finishable", flush=True)
+        dead_total += dead
+        print(
+            f"{preset}: {args.rounds} rounds ({ended} played to their end), {steps} steps, "
+            f"{past} turns past the undo cap, {dead} dead ends, {time.perf_counter() - t0:.0f} s",
+            flush=True,
+        )
     print(f"plan refusals: {_finish.plan_refusals[0]}")
-    return 0
+    return 1 if dead_total or _finish.plan_refusals[0] else 0
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from remi_rules.errors import (
     InvalidLayoffError,
     InvalidMeldError,
     InvalidOpeningError,
+    InvalidRecordTextError,
     InvalidRulesetError,
     InvalidScoringInputError,
     InvalidSimulationError,
@@ -40,7 +41,10 @@ from remi_rules.errors import (
     InvalidTileError,
     LayoffErrorCode,
     MeldErrorCode,
+    NotationError,
+    NotationErrorCode,
     OpeningErrorCode,
+    RecordTextErrorCode,
     RemiError,
     RulesetErrorCode,
     RulesetTypeError,
@@ -95,6 +99,8 @@ CLASS_OF_ENUM: dict[type[enum.StrEnum], tuple[type[RemiError], ...]] = {
     HintErrorCode: (HintError,),
     EngineErrorCode: (EngineArgumentError,),
     SimErrorCode: (InvalidSimulationError, SimulationFailedError),
+    NotationErrorCode: (NotationError,),
+    RecordTextErrorCode: (InvalidRecordTextError,),
 }
 
 CLASS_CODE_CASES = [

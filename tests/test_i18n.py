@@ -18,7 +18,6 @@ import pytest
 import remi_rules
 from remi_rules import _i18n as i18n
 from remi_rules import errors
-from remi_rules.cli.notation import NotationErrorCode
 from remi_rules.errors import (
     InvalidOpeningError,
     InvalidRulesetError,
@@ -53,7 +52,6 @@ def _keys() -> list[str]:
     """Every key the code uses: error codes, notation errors, hint notes."""
     return [
         *(c.value for c in all_codes()),
-        *(c.value for c in NotationErrorCode),
         *(f"hint:{c.value}" for c in NoteCode),
     ]
 

@@ -119,6 +119,113 @@ def test_no_seat_is_sent_a_tile_it_cannot_know(preset: str) -> None:
         random_round(game, random.Random(k), on_step, max_steps=400)
 
 
+_VIEW_ID_KEYS = frozenset(
+    {
+        "atu",
+        "rack",
+        "row",
+        "ids",
+        "tile",
+        "tiles",
+        "joker",
+        "picked",
+        "rack_before_take",
+        "also_taken",
+        "placed",
+        "rack_at_start",
+        "laid_off",
+        "swapped_jokers",
+        "taken",
+    }
+)
+
+
+def json_ids(data: object, key: str = "") -> Iterator[int]:
+    """The tile ids a view's (or a step's) JSON names: every integer under a key that
+    holds tile ids (not seats, counts, meld numbers or positions)."""
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from json_ids(v, k)
+    elif isinstance(data, list):
+        for v in data:
+            yield from json_ids(v, key)
+    elif type(data) is int and key in _VIEW_ID_KEYS:
+        yield data
+
+
+def _pick(game: Game, rng: random.Random, per_turn: dict[str, int]) -> Step:
+    """A random player that exchanges doubles whenever it can (an offer, an
+    acceptance), takes back a step now and then and otherwise plays on."""
+    from remi_rules.engine import Close, Undo
+
+    legal = game.legal_steps()
+    accepts: list[Step] = [s for s in legal if isinstance(s, AcceptDoubles)]
+    doubles = accepts or [s for s in legal if isinstance(s, OfferDoubles)]
+    if doubles and rng.random() < 0.8:
+        return rng.choice(doubles)
+    mine = [s for s in legal if s.in_turn]
+    takes = [s for s in mine if s.take is not None]
+    if takes:
+        return rng.choice(takes)
+    if Undo() in mine and per_turn["undos"] < 3 and rng.random() < 0.15:
+        per_turn["undos"] += 1
+        return Undo()
+    table = [s for s in mine if s.undoable and s.take is None]
+    ends = [s for s in mine if isinstance(s, Discard | Close)]
+    if table and per_turn["table"] < 8 and (not ends or rng.random() < 0.6):
+        per_turn["table"] += 1
+        return rng.choice(table)
+    return rng.choice(ends or mine or legal)
+
+
+def _streams(game: Game) -> list[str]:
+    return [
+        json.dumps([serde.dump_event(e, seat=v) for e in game.events], sort_keys=True)
+        for v in (None, *range(game.state.players))
+    ]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_privacy_through_doubles_undo_save_and_replay(preset: str) -> None:
+    """Random rounds (doubles exchanged whenever possible, undos, a save loaded and a
+    replay every 15 steps, the game going on from the loaded save): every seat's and a
+    spectator's events, each seat's view as JSON and its legal steps as JSON name only
+    tiles that seat may know; the loaded save and the replay send every viewer the same
+    bytes as the game they came from."""
+    rules = attrs.evolve(variants.get(preset), doubles_exchange=True)
+    offers = accepts = saves = 0
+    for k in range(max(3, ROUNDS // 2)):
+        game = Game.new(rules, 4 - k % 3, seed=f"privacy-{preset}-{k}")
+        rng = random.Random(f"privacy-{preset}-{k}")
+        know = Knowledge(game)
+        seen = [0]
+        turn: tuple[int, int] = (0, -1)
+        per_turn = {"undos": 0, "table": 0}
+        for n in range(300):
+            if game.over:
+                break
+            if (game.state.turn, game.state.current) != turn:
+                turn, per_turn = (game.state.turn, game.state.current), {"undos": 0, "table": 0}
+            step = _pick(game, rng, per_turn)
+            offers += isinstance(step, OfferDoubles)
+            accepts += isinstance(step, AcceptDoubles)
+            game.apply(step, seat=game.sender(step))
+            know.update(game)
+            _check_seat_messages(game, know, seen)
+            for seat in range(game.state.players):
+                known = know.known(seat)
+                view = serde.dump_view(game.view(seat), with_rules=False)
+                assert not set(json_ids(view)) - known, (seat, step)
+                listed = [serde.dump_step(s) for s in game.legal_steps(seat)]
+                assert not set(json_ids(listed)) - known, (seat, step)
+            if n % 15 == 14:
+                loaded = serde.loads_game(serde.dumps_game(game))
+                assert _streams(loaded) == _streams(game)
+                assert _streams(Game.replay(game.record())) == _streams(game)
+                game, saves = loaded, saves + 1
+    assert offers and accepts and saves, (offers, accepts, saves)
+
+
 def test_the_events_log_is_every_event_returned() -> None:
     game = Game.new(variants.get("clasic"), 3, seed=4)
     log = list(game.deal_events)
@@ -485,35 +592,96 @@ class Table4:
         assert len(self.game.events) >= sent
 
 
+_MESSAGE_ID_KEYS = _VIEW_ID_KEYS | _ID_FIELDS | {"to_rack", "from_rack", "to_row"}
+
+
+def _message_ids(data: object, key: str = "") -> Iterator[int]:
+    """The tile ids a JSON message (an event, a view, a step list) names."""
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from _message_ids(v, k)
+    elif isinstance(data, list):
+        for v in data:
+            yield from _message_ids(v, key)
+    elif type(data) is int and key in _MESSAGE_ID_KEYS:
+        yield data
+
+
 def test_a_four_seat_table_plays_a_round_over_json_messages_alone() -> None:
+    """The issue's "done when": a server (:class:`Table4`, the public API only) and
+    four clients that hold only what they were sent as JSON.  Seat 0 is a person
+    choosing among the finishable steps its view lists; the others are bots playing
+    from their views; before play every seat offers or takes up doubles its view lists.
+    Out-of-turn steps are refused as JSON, a step is taken back now and then, the game
+    is saved and resumed mid-round, and the round's result goes out.  Every message a
+    seat is sent (events, views, its legal steps) names only tiles that seat may know
+    (the privacy property)."""
     from remi_rules.bots import GreedyBot
+    from remi_rules.engine import Undo
 
     rules = attrs.evolve(variants.get("clasic"), max_turns_per_round=60)
+    rng = random.Random(21)
     server = Table4(rules, seed=21)
+    know = Knowledge(server.game)
+    read = [0] * 4
     bots = [GreedyBot() for _ in range(4)]
-    refusals = undos = 0
+    refusals = undos = doubles = finishable_only = 0
+
+    def client_view(seat: int) -> Any:
+        text = server.view(seat)
+        leaked = set(_message_ids(json.loads(text))) - know.known(seat)
+        assert not leaked, (seat, sorted(leaked))
+        return serde.loads_view(text, rules)
+
+    def sent(seat: int, text: str) -> None:
+        assert server.receive(seat, text) == {"ok": True}, text
+        know.update(server.game)
+        for viewer in range(4):  # what went out to each seat names only what it knows
+            for message in server.outbox[viewer][read[viewer] :]:
+                leaked = set(_message_ids(json.loads(message))) - know.known(viewer)
+                assert not leaked, (viewer, message)
+            read[viewer] = len(server.outbox[viewer])
+
+    # before play: each seat, from its view alone, offers or takes up doubles
+    for _ in range(3):
+        for seat in range(4):
+            listed = client_view(seat).legal_steps()
+            assert set(_message_ids([serde.dump_step(s) for s in listed])) <= know.known(seat)
+            exchange = [s for s in listed if isinstance(s, OfferDoubles | AcceptDoubles)]
+            if exchange:
+                sent(seat, serde.dumps_step(rng.choice(exchange)))
+                doubles += 1
     for n in range(3000):
         if server.game.over:
             break
         if n == 40:
             server.save_and_resume()
         current = server.game.state.current
-        view = serde.loads_view(server.view(current), rules)  # the client's side
+        view = client_view(current)  # the client's side
         other = (current + 1) % 4
         if n % 7 == 0:  # a client sends out of turn: refused as JSON, nothing changes
             answer = server.receive(other, serde.dumps_step(Draw()))
             refused = answer["refused"]
             assert refused["code"] in ("not_your_step", "take_first", "already_took")
+            assert set(refused) == {"code", "details", "message"}
             refusals += 1
-        step = bots[current].choose(view)
-        assert server.receive(current, serde.dumps_step(step)) == {"ok": True}
+        if current == 0:  # a person: the finishable steps its view lists
+            listed = view.legal_steps(finishable=True)
+            assert listed == server.game.legal_steps(0, finishable=True)
+            forward = [s for s in listed if not isinstance(s, Undo)]
+            assert forward, "the finishable steps never strand a turn"
+            step = rng.choice(forward)
+            finishable_only += 1
+        else:
+            step = bots[current].choose(view)
+        sent(current, serde.dumps_step(step))
         if step.undoable and n % 5 == 0:
-            assert server.receive(current, json.dumps({"kind": "undo"})) == {"ok": True}
+            sent(current, json.dumps({"kind": "undo"}))
             undone = json.loads(server.outbox[other][-1])
             assert undone["kind"] == "step_undone" and undone["step"] == serde.dump_step(step)
             undos += 1
-            assert server.receive(current, serde.dumps_step(step)) == {"ok": True}
-    assert server.game.over and refusals and undos
+            sent(current, serde.dumps_step(step))
+    assert server.game.over and refusals and undos and doubles and finishable_only
     result = server.game.result()
     assert result is not None
     data = json.loads(json.dumps(serde.dump_result(result)))

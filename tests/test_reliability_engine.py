@@ -27,7 +27,7 @@ from engine_policies import PRESETS, find_turn, play_states, tile_id, two_seat_d
 from remi_rules import MeldKind, RemiError, Tile, analyze_meld, ids_of, serde, variants
 from remi_rules import _i18n as i18n
 from remi_rules import engine as eng
-from remi_rules.cli.notation import format_step, parse_command
+from remi_rules.cli.play import parse_command
 from remi_rules.engine import (
     MAX_UNDOS_PER_TURN,
     Close,
@@ -56,6 +56,7 @@ from remi_rules.errors import (
 )
 from remi_rules.layouts import meld_layouts
 from remi_rules.lipire import End
+from remi_rules.notation import format_step
 from remi_rules.tiles import JOKER_IDS
 
 # -- A. one step per choice ---------------------------------------------------------------------
@@ -301,7 +302,7 @@ def test_a_copies_are_exactly_the_symmetries_of_the_state() -> None:
 
 def test_a_the_copy_the_cli_names_is_listed() -> None:
     # "meld 5R 6R 7R" typed at the CLI picks the owed copy first, then rack order
-    # (remi_rules.cli.notation): exactly the listed step.
+    # (remi_rules.notation's short form): exactly the listed step.
     checked = 0
     for _preset, game in _sample_states(40):
         state = game.state
@@ -309,7 +310,7 @@ def test_a_the_copy_the_cli_names_is_listed() -> None:
         legal = game.legal_steps()
         for step in legal:
             if isinstance(step, MeldTiles | LayOff | SwapJoker):
-                text = format_step(step, state)
+                text = format_step(step, view)
                 parsed = parse_command(text, view)
                 assert isinstance(parsed, MeldTiles | LayOff | SwapJoker), text
                 if isinstance(step, MeldTiles):
@@ -706,6 +707,14 @@ CALLS: dict[str, list[tuple[str, Callable[[], object], Any]]] = {
         ("sender str", lambda: _game().sender("draw"), TYPE),  # type: ignore[arg-type]
         ("legal_steps 9", lambda: _game().legal_steps(9), _coded(EngineErrorCode.BAD_SEAT)),
         ("legal_steps seat str", lambda: _game().legal_steps("1"), TYPE),  # type: ignore[arg-type]
+        ("legal_steps finishable int", lambda: _game().legal_steps(0, finishable=1), TYPE),  # type: ignore[arg-type]
+        ("is_finishable str", lambda: _game().is_finishable("draw"), TYPE),  # type: ignore[arg-type]
+        (
+            "is_finishable seat 9",
+            lambda: _game().is_finishable(Draw(), seat=9),
+            _coded(EngineErrorCode.BAD_SEAT),
+        ),
+        ("is_finishable seat str", lambda: _game().is_finishable(Draw(), seat="0"), TYPE),  # type: ignore[arg-type]
         (
             "apply another seat's step",
             lambda: _game().apply(Draw(), seat=(_game().state.current + 1) % 2),
@@ -850,6 +859,12 @@ CALLS: dict[str, list[tuple[str, Callable[[], object], Any]]] = {
         ("of seat", lambda: eng.PlayerView.of(_game().state, 3), _coded(EngineErrorCode.BAD_SEAT)),
         ("of seat type", lambda: eng.PlayerView.of(_game().state, None), TYPE),  # type: ignore[arg-type]
         ("sample_state", lambda: _game().view(0).sample_state(3), TYPE),  # type: ignore[arg-type]
+        ("of undo", lambda: eng.PlayerView.of(_game().state, 0, "x"), TYPE),  # type: ignore[arg-type]
+        ("legal_steps finishable", lambda: _game().view(0).legal_steps(finishable=None), TYPE),  # type: ignore[arg-type]
+    ],
+    "UndoInfo": [
+        ("steps str", lambda: eng.UndoInfo(steps="1"), TYPE),  # type: ignore[arg-type]
+        ("undos float", lambda: eng.UndoInfo(undos=1.0), TYPE),  # type: ignore[arg-type]
     ],
 }
 
@@ -908,6 +923,7 @@ VALUES = {
     "SeatState": "a record the engine builds (unchecked for speed; serde.load_game checks)",
     "TurnState": "a record the engine builds (unchecked for speed; serde.load_game checks)",
     "RoundEnd": "a record the engine builds",
+    "DoublesOffer": "a record the engine builds (unchecked for speed; serde.load_game checks)",
     "PublicSeat": "a record the engine builds",
     "PublicTurn": "a record the engine builds",
     "MatchRecord": "a record Match.record builds",

@@ -57,7 +57,7 @@ from remi_rules.engine import (
     Undo,
 )
 from remi_rules.errors import InvalidStateError, StateErrorCode
-from remi_rules.serde import _forms as serde_forms
+from remi_rules.serde import _size as serde_forms
 
 S = StateErrorCode
 WIDE = os.environ.get("REMI_WIDE") == "1"
@@ -312,12 +312,12 @@ def test_data_larger_than_the_bound_is_refused_without_walking_it_all(game: Game
 
 def test_the_bound_is_the_documented_formula() -> None:
     g = serde_forms
-    s = max(g._widest(kind) for kind in g._STEP.kinds)
+    s = max(g._widest(kind) for kind in g._KINDS)
     one = max(g._widest("lay_off"), g._widest("swap_joker"))
     u = g.MAX_UNDOS_PER_TURN
     c = len(json.dumps(list(range(106)))) + 2
     turn = 3 * s + (106 + 2 * 10) * one + (u + 1 + 106 + 2 * 10) * (s + g._widest("undo")) + c
-    rounds = (4 + 4 + 26 + 64) * s + 64 * c
+    rounds = (4 + 4 + 26 + 56 + 64) * s + 64 * c  # 26 acceptances, 56 offers of doubles
     assert 65_536 + rounds + serde.MAX_SAVED_TURNS * turn == serde.MAX_DOCUMENT_BYTES
     assert (s, one, g._widest("undo"), c) == (94, 64, 18, 422)
     assert serde.MAX_DOCUMENT_BYTES < 50 * 10**6  # so that the 50 MB test means something

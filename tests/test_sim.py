@@ -106,7 +106,7 @@ def test_bad_simulations_are_refused() -> None:
             make()
         assert caught.value.code is code
         assert isinstance(caught.value, ValueError)  # as before the codes
-    assert set(BOTS) == {"greedy", "random"}
+    assert set(BOTS) == {"greedy", "fast", "random"}
 
 
 def test_reports(tmp_path: object) -> None:

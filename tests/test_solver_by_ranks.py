@@ -1,11 +1,15 @@
 """The search by ranks (partition's fallback past FAST_BUDGET) alone, against the slow
 reference: with the fast search switched off, best_melds and best_opening must give
 exactly the reference's answers (melds, total, leftover), and partition.solve the
-same answer as with the fast search, lay-offs included.
+same answer as with the fast search, lay-offs included.  Where the reference is too
+slow (the adversarial families of 28-30 tiles, racks of 40-60 tiles) the two searches
+are compared with each other: the fast search without a budget is an independent
+exact method (a memoised recursion over the hand's own melds, docs/solver.md).  Racks
+of 80 tiles and more (the whole set) are answered with valid splits.  The upper bound
+that steers the search (remi_rules._bound) is checked to be one.
 
 Small by default (and under ``CI=true``); ``REMI_WIDE=1`` runs the wide version: more
-seeded hands, and the adversarial family at its full size (runs 1-13 in two colours and
-both jokers, seconds) instead of runs 1-9."""
+seeded hands, every adversarial family and more large racks."""
 
 from __future__ import annotations
 
@@ -13,17 +17,32 @@ import random
 
 import pytest
 from hypothesis import given, settings
-from test_solver_exact import WIDE, assert_matches, rules_of, seeded_hand, seeded_rng, small_cases
+from hypothesis import strategies as st
+from test_solver_exact import (
+    EXAMPLES,
+    WIDE,
+    assert_matches,
+    check_solution,
+    flipped_cases,
+    rules_of,
+    seeded_hand,
+    seeded_rng,
+    small_cases,
+)
 
-from remi_rules import Ruleset, Tile, best_melds, parse_tiles, variants
+from remi_rules import FULL_SET, Ruleset, Tile, best_melds, best_opening, parse_tiles, variants
 from remi_rules import _partition as partition
+from remi_rules._bound import make_bound
 
 SEEDED_HANDS = 6 if WIDE else 2
 """Seeded hands of 10-13 tiles per preset and ace knob, the search by ranks alone."""
 LAY_OFF_HANDS = 20 if WIDE else 8
 """Seeded hands per preset with lay-offs, both searches."""
-FAMILY_TOP = 13 if WIDE else 9
+FAMILY_TOP = 13
 """The adversarial family: runs 1..FAMILY_TOP in two colours and both jokers."""
+LARGE_RACKS = {40: 4, 50: 4, 60: 2} if WIDE else {40: 2, 50: 1}
+"""Seeded uniform racks per size compared between the two searches (the fast search
+alone takes seconds on some racks of 60 tiles)."""
 
 
 @pytest.fixture
@@ -82,3 +101,118 @@ def test_adversarial_families_are_solved_and_agree() -> None:
     assert sol.placed == 2 * FAMILY_TOP + 2 and not sol.leftover
     counts = partition.counts_of(parse_tiles(runs))
     assert partition.solve(counts, clasic, fast_budget=0) == partition.solve(counts, clasic)
+
+
+@given(flipped_cases())
+@settings(max_examples=40 if WIDE else 15, deadline=None)
+def test_by_ranks_matches_reference_with_the_knobs_flipped(
+    case: tuple[list[Tile], Ruleset],
+) -> None:
+    hand, rules = case
+    old = partition.FAST_BUDGET
+    partition.FAST_BUDGET = 0
+    try:
+        assert_matches(hand, rules, min_leftovers=(0, 2))
+    finally:
+        partition.FAST_BUDGET = old
+
+
+def _colour_run(colour: str, low: int = 1, high: int = 13) -> str:
+    return " ".join(f"{r}{colour}" for r in range(low, high + 1))
+
+
+FAMILIES = {
+    "two_jokers_both_copies": f"{_colour_run('R', 1, 7)} {_colour_run('R', 1, 7)} "
+    f"{_colour_run('G', 1, 7)} {_colour_run('G', 1, 7)} J J",
+    "dense_block": " ".join(f"{r}{c}" for r in range(3, 10) for c in "RGAN") + " J",
+    "high_ace": "1R 1G 1A 1N " + " ".join(f"{r}{c}" for r in range(8, 14) for c in "RGAN") + " J J",
+    "two_jokers_runs": f"{_colour_run('R')} {_colour_run('G')} J J",
+}
+"""benchmarks/bench_solver.py's adversarial families (the last two take the fast search
+alone seconds: compared only with REMI_WIDE=1)."""
+
+
+@pytest.mark.parametrize("name", list(FAMILIES) if WIDE else list(FAMILIES)[:2])
+@pytest.mark.parametrize("preset", variants.names())
+def test_the_searches_agree_on_the_adversarial_families(name: str, preset: str) -> None:
+    rules = variants.get(preset)
+    counts = partition.counts_of(parse_tiles(FAMILIES[name]))
+    for keep in (0, 2):
+        shape = partition.Constraints(min_leftover=keep)
+        for tiles in (False, True):
+            fast = partition.solve(
+                counts, rules, tiles_objective=tiles, constraints=shape, fast_budget=10**9
+            )
+            slow = partition.solve(
+                counts, rules, tiles_objective=tiles, constraints=shape, fast_budget=0
+            )
+            assert fast == slow, (name, keep, tiles)
+
+
+@pytest.mark.parametrize(("size", "count"), list(LARGE_RACKS.items()))
+def test_the_searches_agree_on_large_racks(size: int, count: int) -> None:
+    rules = variants.get("clasic")
+    rng = random.Random(f"big:{size}")
+    for _ in range(count):
+        hand = [FULL_SET[i] for i in rng.sample(range(106), size)]
+        counts = partition.counts_of(hand)
+        for shape in (partition.Constraints(), partition.Constraints(need=1, min_leftover=2)):
+            fast = partition.solve(counts, rules, constraints=shape, fast_budget=10**9)
+            slow = partition.solve(counts, rules, constraints=shape, fast_budget=0)
+            assert fast == slow, (tiles_of(hand), shape)
+
+
+def tiles_of(hand: list[Tile]) -> str:
+    return " ".join(str(t) for t in hand)
+
+
+@pytest.mark.parametrize("size", [80, 104, 106])
+@pytest.mark.parametrize("preset", variants.names())
+def test_racks_of_80_tiles_and_more_are_answered(size: int, preset: str) -> None:
+    """Any rack the game can reach is solved (here: seeded racks of 80 tiles, every
+    numbered tile, the whole set); the answer is a valid split of the hand, and the
+    opening one that check_opening accepts."""
+    rules = variants.get(preset)
+    rng = seeded_rng("huge", preset, size)
+    hand = (
+        list(FULL_SET[:104]) if size == 104 else [FULL_SET[i] for i in rng.sample(range(106), size)]
+    )
+    sol = best_melds(hand, rules)
+    check_solution(sol, hand, rules, "points", 0)
+    opening = best_opening(hand, rules, min_leftover=2)
+    assert opening is not None
+    check_solution(opening, hand, rules, "points", 2)
+    assert opening.total <= sol.total
+
+
+@EXAMPLES
+@given(case=small_cases(), keep=st.integers(0, 3), tiles=st.booleans(), lay=st.integers(0, 2**20))
+def test_the_bound_is_an_upper_bound(
+    case: tuple[list[Tile], Ruleset, str], keep: int, tiles: bool, lay: int
+) -> None:
+    """At the start of a hand, the bound of remi_rules._bound is at least the best
+    split's value, whatever the knobs, lay-offs and tiles to keep."""
+    hand, rules, _ = case
+    if keep > len(hand):
+        return
+    counts = partition.counts_of(hand)
+    worth = [(1 if tiles else 641) if (lay >> (f % 20)) & 1 else 0 for f in range(52)]
+    gain_of = [1 if tiles else 64 * q + 1 for q in range(26)]
+    found = partition.solve(
+        counts,
+        rules,
+        tiles_objective=tiles,
+        constraints=partition.Constraints(min_leftover=keep),
+        extra=lambda f: worth[f],
+    )
+    assert found is not None
+    bound = make_bound(
+        counts,
+        per=rules.real_tiles_per_joker,
+        runs_ok=True,
+        high=rules.ace_high_run,
+        gain_of=gain_of,
+        lay=[worth[f] if counts[f] else 0 for f in range(52)],
+    )
+    jokers = sum(counts[partition.FREE_JOKER :])
+    assert bound(1, 0, ((), (), (), ()), (), jokers, keep, (0, 0, 0, 0)) >= found[0]

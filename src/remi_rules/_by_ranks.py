@@ -2,7 +2,8 @@
 ranks"), after van Rijn, Takes & Vis (2015): the exact search that takes over from the
 fast one past :data:`~remi_rules._partition.FAST_BUDGET`.  Its state is the fields in
 order with only the runs still open per colour, the sets of the rank, the jokers and
-the constraints; bounds are memoised and questions asked as thresholds."""
+the constraints; questions are asked as thresholds, steered and cut by the upper
+bound of :mod:`remi_rules._bound`, with the bounds met memoised."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from ._bound import make_bound
 from ._partition import (
     _FIXED0,
     _INFEASIBLE,
@@ -414,10 +416,26 @@ def by_ranks(
             total += top_gain * ((m >> 4) + (m & 15).bit_count())
         return total
 
+    def waiting(s: int) -> tuple[int, int, int, int]:
+        x = s >> 3 * _D_TOP
+        return (x & 3, (x >> 3) & 3, (x >> 6) & 3, (x >> 9) & 3)
+
+    tight = make_bound(
+        counts, per=per, runs_ok=runs_ok, high=high, gain_of=gain_of, lay=lay, adjacent=adjacent
+    )
+
+    def bound(
+        p: int, s: int, prof: tuple[tuple[int, ...], ...], slots: tuple[int, ...], keep: int
+    ) -> int:
+        top = ceiling(p, s, slots)
+        rank = 14 if p >= _D_TOP else (p >> 2) + 1
+        return min(top, tight(rank, p & 3, prof, slots, jokers(s), keep, waiting(s)))
+
     bounds: dict[_State, list[int]] = {}
     """Per state: [a lower bound, an upper bound] on its value."""
-    children: dict[_State, list[tuple[_State, int]]] = {}
-    """Per state: its moves, the best gain first."""
+    children: dict[_State, list[tuple[int, _State, int]]] = {}
+    """Per state met with a goal under its bound: its moves as (gain plus the next
+    state's bound, next state, gain), the most promising first."""
     memos += (bounds, children)
 
     def search(
@@ -444,22 +462,41 @@ def by_ranks(
         key = (p, s, prof, slots, need, keep, pts, sets)
         entry = bounds.get(key)
         if entry is None:
-            listed = sorted(
-                moves(p, s, prof, slots, need, keep, pts, sets).items(),
-                key=lambda item: -item[1],
-            )
-            entry = [_INFEASIBLE, ceiling(p, s, slots) if listed else _INFEASIBLE]
+            entry = [_INFEASIBLE, bound(p, s, prof, slots, keep)]
             bounds[key] = entry
-            children[key] = listed
-        else:
-            listed = children[key]
         low, high = entry
         if low >= goal:
             return low
         if high < goal:
             return high
+        listed = children.get(key)
+        if listed is None:
+            listed = []
+            for state, gain in moves(p, s, prof, slots, need, keep, pts, sets).items():
+                known = bounds.get(state)
+                if known is not None:
+                    promise = known[1]
+                else:
+                    q = state[0]
+                    rank = 14 if q >= _D_TOP else (q >> 2) + 1
+                    promise = tight(
+                        rank,
+                        q & 3,
+                        state[2],
+                        state[3],
+                        jokers(state[1]),
+                        state[5],
+                        waiting(state[1]),
+                    )
+                listed.append((gain + promise, state, gain))
+            listed.sort(key=lambda item: -item[0])
+            children[key] = listed
         top = _INFEASIBLE
-        for state, gain in listed:
+        for promise, state, gain in listed:
+            if promise < goal:
+                if promise > top:
+                    top = promise
+                break
             v = search(*state, goal - gain) + gain
             if v >= goal:
                 entry[0] = v
@@ -482,20 +519,23 @@ def by_ranks(
         return search(0, s, _NO_RUNS, (), need, keep, points, sets, goal) >= goal
 
     def best(remainder: int, need: int, keep: int, points: int, sets: int) -> int:
-        # MTD(f): threshold searches until the bounds meet.
+        # Threshold searches, bisecting between the best split found so far and the
+        # smallest upper bound proved so far (each search raises one or lowers the
+        # other, fail-soft), until they meet.  The first asks for any split worth
+        # something, which a search finds at once.
         s = start(remainder)
-        low, high = _INFEASIBLE, 1 << 40
-        guess = ceiling(0, s, ())
-        while low < high:
-            goal = guess if guess > low else low + 1
-            guess = search(0, s, _NO_RUNS, (), need, keep, points, sets, goal)
-            if guess < goal:
-                if guess <= _INFEASIBLE // 2:
-                    return _INFEASIBLE  # no split meets the constraints
-                high = guess
+        low, high = _INFEASIBLE, bound(0, s, _NO_RUNS, (), keep)
+        goal = min(high, 1)
+        while high > _INFEASIBLE // 2:
+            value = search(0, s, _NO_RUNS, (), need, keep, points, sets, goal)
+            if value >= goal:
+                low = value
             else:
-                low = guess
-        return low
+                high = value
+            if low >= high:
+                return low
+            goal = (low + high + 1) // 2 if low > _INFEASIBLE // 2 else high
+        return _INFEASIBLE  # no split meets the constraints
 
     return best, at_least
 

@@ -1,33 +1,29 @@
-"""The hint's play-out (ONLINE-06): the solver adapter, a candidate turn on a copy of
-the position, and the steps every candidate ends with.
+"""The hint's play-out (ONLINE-06): a candidate turn on a copy of the position, and
+the steps every candidate ends with.
 
-* :func:`search` is the one place the hint asks the solver anything;
-* :class:`Player` puts the solver's melds down, lays tiles off, ends the turn with a
-  close or the discard the :class:`~remi_rules._hint_score.Keeper` ranks first, and
-  bounds what a candidate can still reach; its memos (solver answers, lay-off worths,
-  lay-off refusals) live as long as one hint call.
-
-:mod:`remi_rules._hint_search` builds the candidates on top of it.
+:class:`Player` (on top of :class:`~remi_rules._hint_bound.Bounds`) samples the
+position the candidates are played out on, puts the solver's melds down, lays tiles
+off, and ends the turn with a close or the discard the
+:class:`~remi_rules._hint_score.Keeper` ranks first; each step goes through the
+engine's own :func:`~remi_rules.engine.transition.apply_step` (:class:`Sim`), so only
+legal turns survive.  :mod:`remi_rules._hint_search` builds the candidates on top of
+it.
 """
 
 from __future__ import annotations
 
+import functools
+import random
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from typing import Final
+from collections.abc import MutableSequence, Sequence
+from typing import Any, Final
 
 import attrs
 
 from . import _partition as partition
+from ._hint_bound import Bounds
 from ._hint_explain import Note, NoteCode, few_tiles_note, meld_text
-from ._hint_score import (
-    OPENING_BONUS,
-    RACK_WEIGHT,
-    Keeper,
-    extensions,
-    most_worth,
-    never_placed,
-)
+from ._hint_score import Keeper, values_of
 from .engine import (
     AnnounceFewTiles,
     Close,
@@ -35,61 +31,20 @@ from .engine import (
     GameState,
     LayOff,
     MeldTiles,
+    Phase,
+    PlayerView,
     Step,
-    score_state,
 )
 from .engine.transition import NoChance, apply_step
 from .errors import IllegalStepError, LayoffErrorCode
-from .lipire import End, might_fit
-from .melds import Meld, MeldKind
-from .ruleset import Ruleset
-from .solver import opening_split
+from .lipire import End
+from .melds import MeldKind
 from .table import Table, TableMeld
-from .tiles import JOKER_IDS, Tile
-from .values import rack_value_end
+from .tiles import JOKER_IDS, Tile, tile_of
 
-__all__ = ["INF", "NEVER", "Floor", "Player", "Scored", "Sim", "Split", "search"]
+__all__ = ["Player", "Scored", "Sim"]
 
 _FIRST_JOKER: Final = JOKER_IDS[0]
-INF: Final = float("inf")
-_JOKER: Final = partition.tile_of_field(partition.FREE_JOKER)
-
-Split = tuple[int, tuple[partition.Candidate, ...]]
-"""The solver's answer: ``(value, melds)``."""
-
-
-def search(
-    counts: Sequence[int],
-    rules: Ruleset,
-    *,
-    tiles: bool = False,
-    min_leftover: int = 0,
-    layable: Mapping[int, int] | None = None,
-    opening: Sequence[Meld] | None = None,
-) -> Split | None:
-    """Every question the hint asks the solver, in one place.
-
-    The best split of the hand ``counts`` (the solver's 105 fields): most points
-    (``points * 64 + tiles``), or with ``tiles`` most tiles placed; at least
-    ``min_leftover`` tiles kept.  ``layable`` maps a field to the etalare worth of
-    laying it off (a tile placed on its own for ``worth * 64 + 1``, or for 1 with
-    ``tiles``).  ``opening`` (the melds already down this turn, possibly none) asks
-    for the best first etalare instead (:func:`~remi_rules.solver.opening_split`).
-    None when no split meets the constraints."""
-    if opening is not None:
-        return opening_split(list(counts), rules, min_leftover=min_leftover, melded=opening)
-    extra = None
-    if layable:
-        fits = layable
-        extra = (
-            (lambda f: 1 if f in fits else 0)
-            if tiles
-            else (lambda f: fits.get(f, 0) * 64 + 1 if f in fits else 0)
-        )
-    constraints = partition.Constraints(min_leftover=min_leftover)
-    return partition.solve(
-        counts, rules, tiles_objective=tiles, constraints=constraints, extra=extra
-    )
 
 
 @attrs.define
@@ -100,6 +55,9 @@ class Sim:
     steps: list[Step] = attrs.Factory(list)
     notes: list[Note] = attrs.Factory(list)
     points: int = 0
+    bound: float | None = None
+    """This position's bound (:meth:`Bounds._bound`), when it was worked out before
+    the position was (not kept by :meth:`copy`)."""
 
     def copy(self) -> Sim:
         return Sim(self.state, list(self.steps), list(self.notes), self.points)
@@ -143,28 +101,29 @@ _SHAPE_CODES: Final = frozenset(
 (not on the turn, the rack or the jokers' histories)."""
 
 
-class Floor:
-    """What :meth:`Planner._best` may leave out while it goes through candidates: a
-    candidate whose bound cannot beat the best so far, or that ``outer`` (the
-    caller's test) says cannot matter."""
+class _InOrder(random.Random):
+    """A "random" source that leaves a list as it is: a deal in id order."""
 
-    def __init__(self, outer: Callable[[float], bool] | None = None) -> None:
-        self.best: Scored | None = None
-        self.outer = outer
-
-    def active(self) -> bool:
-        """Whether some bound could be left out now."""
-        return self.best is not None or (self.outer is not None and self.outer(-INF))
-
-    def __call__(self, bound: float) -> bool:
-        best = self.best
-        return (best is not None and bound <= best[0]) or (
-            self.outer is not None and self.outer(bound)
-        )
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        return None
 
 
-NEVER: Final = Floor()
-"""Outside :meth:`Planner._best`: nothing is left out."""
+_IN_ORDER: Final = _InOrder(0)
+
+
+def _place(tile: Tile) -> tuple[int, int] | None:
+    """The rank and colour index ``tile`` acts as, if any (a free joker: None)."""
+    acting = tile.acts_as
+    if acting is None or acting.rank is None or acting.color is None:
+        return None
+    return acting.rank, acting.color.index
+
+
+_PLACE_INDEX: Final = tuple(
+    rank * 4 + colour for rank, colour in (_place(tile_of(i)) or (0, 0) for i in range(104))
+)
+"""``rank * 4 + colour index`` of every physical tile but the jokers, by id."""
+_JOKER_ID_SET: Final = frozenset(JOKER_IDS)
 
 
 def _joker_codes(table: Table, meld: TableMeld) -> tuple[int, ...]:
@@ -172,99 +131,98 @@ def _joker_codes(table: Table, meld: TableMeld) -> tuple[int, ...]:
     return tuple(table.tile(i)._code for i in meld.ids if i >= _FIRST_JOKER)
 
 
-class Player:
-    """What every candidate of one hint call shares: the seat, the ruleset, the
-    sampled position, the discard order and the memos (dropped with the call)."""
+_BOTH_ENDS: Final = (End.LOW, End.HIGH)
+_LOW_END: Final = (End.LOW,)
+_HIGH_END: Final = (End.HIGH,)
+_SET_END: Final = (End.SET,)
 
-    def __init__(self, rules: Ruleset, seat: int, start: GameState, keeper: Keeper) -> None:
-        self.rules = rules
-        self.seat = seat
-        self.start = start
-        self.opened_before = start.seats[seat].opened
-        self.keeper = keeper
+
+def _ends(tile: Tile, meld: TableMeld) -> tuple[End, ...]:
+    """The ends of ``meld`` where laying ``tile`` off might be allowed: a set's; both
+    ends of a run for a free joker; else the end the tile continues (an ace below a
+    2, or above a 13), none where the tile fits only a joker's place (a swap)."""
+    info = meld.meld
+    if info.kind is not MeldKind.SUITA:
+        return _SET_END
+    acts = tile.acts_as
+    if acts is None or acts.rank is None:
+        return _BOTH_ENDS
+    rank = acts.rank
+    high = info.low + len(meld.ids) - 1
+    low_end = rank == info.low - 1
+    high_end = rank == high + 1 or (rank == 1 and high == 13)
+    if low_end and high_end:
+        return _BOTH_ENDS
+    return _LOW_END if low_end else _HIGH_END if high_end else ()
+
+
+class Player(Bounds):
+    """What every candidate of one hint call shares (see the module docstring).
+
+    The sampled position (:attr:`start`) and the discard order (:attr:`keeper`) are
+    made when first asked for: a take that ends in a plain draw needs neither."""
+
+    def __init__(self, view: PlayerView) -> None:
+        super().__init__(view)
+        self.seed = (view.turn * 1_000_003 + view.seat * 7_919 + sum(view.rack)) & 0xFFFFFFFF
         self._shape_refusals: set[tuple[int, tuple[int, ...], tuple[int, ...], End]] = set()
         """Lay-offs refused by the meld's shape alone (:data:`_SHAPE_CODES`)."""
-        self._search_memo: dict[object, Split | None] = {}
-        self._layable_memo: dict[object, Mapping[int, int] | None] = {}
-        self._skip: Floor = NEVER
 
-    def _may_prune(self, state: GameState) -> bool:
-        """Whether takes may be skipped by their bound here: not when the round may end
-        at this turn's end without a close (the stock is out, or the turn limit is
-        reached: such an end is valued by the round's score), nor for a pe-tablă
-        declarer (who only closes)."""
-        limit = self.rules.max_turns_per_round
-        seat = state.seats[self.seat]
-        return (
-            bool(state.stock)
-            and (limit is None or state.turn < limit)
-            and not (seat.declared_pe_tabla and self.rules.pe_tabla_enabled)
+    def might_fit(self, tile: Tile, meld: TableMeld) -> bool:
+        """:func:`remi_rules.lipire.might_fit` (a cheap necessary condition for laying
+        ``tile`` on ``meld`` or swapping it for one of its jokers), with the meld's
+        joker slots from :meth:`slots`."""
+        if tile.is_joker and not tile.is_fixed_joker:
+            return True
+        acts = tile.acts_as
+        assert acts is not None
+        info = meld.meld
+        if info.kind is MeldKind.TERTA:
+            return acts.rank == info.low
+        if acts.color is not info.color:
+            return False
+        high = info.low + len(meld.ids) - 1
+        return acts.rank in (info.low - 1, high + 1, 1) or any(
+            s.tile == acts for s in self.slots(meld)
         )
 
-    def _bound(
-        self, sim: Sim, *, swaps: bool = False, skip: Callable[[float], bool] | None = None
-    ) -> float:
-        """At least the valuation of any turn that goes on from ``sim`` (when
-        :meth:`_may_prune` holds for its position): infinite if the turn might close;
-        else the points put down so far, plus the most etalare points the rack (with,
-        under ``swaps``, every joker a swap may bring in) can put down, lay-offs counted
-        at their highest worth, plus the opening's bonus, less a quarter of what the
-        tiles that can never be placed cost (all but the costliest, which may be
-        discarded).
+    @functools.cached_property
+    def start(self) -> GameState:
+        """The position the candidates are played out on: the view with the hidden
+        tiles dealt at random (seeded by the view, so a view always gets the same).
 
-        With ``skip``, a cheaper bound comes first (each placeable tile at the most it
-        is worth anywhere): when ``skip`` already holds for it, it is the answer."""
-        state = sim.state
-        table = state.table
-        rack = sim.rack(self.seat)
-        values = [table.tile(i) for i in rack]
-        swappable: set[Tile] = set()
-        gained = 0
-        if swaps:
-            for meld in table.melds:
-                for slot in meld.meld.jokers:
-                    fitting = [v for v in values if not v.is_joker and v in slot.candidates]
-                    swappable.update(fitting)
-                    gained += bool(fitting)
-        layable = self._layable_bound(state, rack)
-        placed = {partition.tile_of_field(f) for f in layable or ()} | swappable
-        stay = never_placed(values, [*values, *[_JOKER] * gained], placed, self.rules.ace_high_run)
-        pool: list[int] | None = None
-        if len(stay) < 2:  # perhaps all but one tile placed: perhaps a close
-            pool = partition.counts_of(values)
-            pool[partition.FREE_JOKER] += gained
-            most_tiles = self._search(pool, tiles=True, layable=layable)
-            if most_tiles is None or most_tiles[0] >= len(rack) - 1:
-                return INF
-        costs = sorted(rack_value_end(t, self.rules) for t in stay)
-        kept = RACK_WEIGHT * sum(costs[:-1])
-        if skip is not None:
-            worth = sum(map(most_worth, values)) - sum(map(most_worth, stay))
-            rough = self._valued(sim.points + worth + 25 * gained, kept)
-            if skip(rough):
-                return rough
-        if pool is None:
-            pool = partition.counts_of(values)
-            pool[partition.FREE_JOKER] += gained
-        most_points = self._search(pool, layable=layable)
-        assert most_points is not None
-        return self._valued(sim.points + most_points[0] // 64, kept)
+        In the action phase, while the round cannot end at this turn's end without a
+        close (:meth:`_may_prune`), the deal is in id order: the turn's steps then look
+        at the other racks and the stock only through their sizes, so any deal gives
+        the same plan.  A take phase samples the tiles a draw may bring; and where the
+        round may end after the discard (the stock out: END-01 asks whether the next
+        seat can take), the hidden tiles count."""
+        view = self.view
+        if view.phase is Phase.ACTION and self._may_prune(view):
+            return view.sample_state(_IN_ORDER)
+        return view.sample_state(random.Random(self.seed))
 
-    def _valued(self, points: int, kept: float) -> float:
-        """The valuation of a turn that puts ``points`` down and keeps tiles costing
-        ``kept`` (weighted) at least, at best (opened or not, for an unopened seat)."""
-        rest = points - kept
-        if self.opened_before:
-            return rest
-        return max(rest + OPENING_BONUS, float(points))
+    @functools.cached_property
+    def hidden(self) -> frozenset[int]:
+        """The ids the seat cannot see: the stock and the other racks of the sampled
+        position (at its own turn a seat locates no tile of another rack, so these are
+        the view's hidden ids, however dealt)."""
+        start = self.start
+        others = (seat.rack for s, seat in enumerate(start.seats) if s != self.seat)
+        return frozenset((*start.stock, *(i for rack in others for i in rack)))
 
-    def _layable_bound(self, state: GameState, rack: Sequence[int]) -> Mapping[int, int] | None:
-        """:meth:`_layable` with ``bound``, and a free joker layable at the best worth
-        (a joker is laid off last, wherever it goes)."""
-        fits = self._layable(state, rack, bound=True)
-        if fits is None:
-            return None
-        return {**fits, partition.FREE_JOKER: 25}
+    @functools.cached_property
+    def keeper(self) -> Keeper:
+        """The discard order, knowing which tiles the seat cannot see."""
+        hidden = self.hidden
+        counts = Counter(map(_PLACE_INDEX.__getitem__, hidden - _JOKER_ID_SET))
+        unseen_at = [[counts[rank * 4 + colour] for colour in range(4)] for rank in range(14)]
+        table = self.view.table
+        for i in _JOKER_ID_SET & hidden:
+            place = _place(table.tile(i))
+            if place is not None:
+                unseen_at[place[0]][place[1]] += 1
+        return Keeper(self.costs, unseen_at)
 
     def _put_down(
         self, sim: Sim, melds: Sequence[partition.Candidate], avoid: Sequence[int] = ()
@@ -272,9 +230,10 @@ class Player:
         """Meld the solver's melds with physical tiles of the rack."""
         by_value: dict[Tile, list[int]] = {}
         table = sim.state.table
-        for i in sim.rack(self.seat):
+        rack = sim.rack(self.seat)
+        for i, value in zip(rack, values_of(table, rack), strict=True):
             if i not in avoid:
-                by_value.setdefault(table.tile(i), []).append(i)
+                by_value.setdefault(value, []).append(i)
         for cand in sorted(melds, key=lambda c: c.key):
             ids: list[int] = []
             for tile in cand.tiles:
@@ -302,11 +261,10 @@ class Player:
         grew may take one that did not fit before.  A refusal stands while its meld is
         unchanged (the rack only shrinks), so it is not asked again in this call; a
         refusal by the meld's shape alone is not asked again in this hint."""
-        rules = self.rules
         table = sim.state.table
         order = sorted(
             (i for i in sim.rack(self.seat) if i not in avoid),
-            key=lambda i: (-rack_value_end(table.tile(i), rules), i),
+            key=lambda i: (-self.costs(table.tile(i)), i),
         )
         refused: set[tuple[int, int, End, int]] = set()
         shape = self._shape_refusals
@@ -328,11 +286,11 @@ class Player:
                     continue
                 for index in targets:
                     meld = table.melds[index]
-                    if not might_fit(tile, meld):
+                    if not self.might_fit(tile, meld):
                         continue
                     size = len(meld.ids)
                     form = (tile._code, meld.ids, _joker_codes(table, meld))
-                    for end in (End.LOW, End.HIGH) if meld.kind is MeldKind.SUITA else (End.SET,):
+                    for end in _ends(tile, meld):
                         if (tile_id, index, end, size) in refused or (*form, end) in shape:
                             continue
                         code = sim.try_apply(LayOff(tile_id, index, end))
@@ -355,76 +313,6 @@ class Player:
             if not laid:
                 return
 
-    def _layable(
-        self, state: GameState, rack: Sequence[int], *, bound: bool = False
-    ) -> Mapping[int, int] | None:
-        """What laying each rack value off is worth (by the solver's field), for the
-        values that fit a meld on the table now or after the rack's other tiles have
-        extended it; None if none fits.  With ``bound``, every rack value standing for
-        the same tile as one that fits is counted too: what fits for any part of the
-        rack is then a subset.  Memoised by the table's melds and the rack's values."""
-        table = state.table
-        turn = state.pending
-        assert turn is not None
-        seat = state.seats[self.seat]
-        if not (seat.opened or turn.new_melds) or not table.melds:
-            return None
-        values = [table.tile(i) for i in rack]
-        # The rack's values in order: which of two values standing for the same tile
-        # (8R, J(=8R)) extends a run depends on it.
-        key = (
-            bound,
-            tuple(m.ids for m in table.melds),
-            table.jokers,
-            tuple(t._code for t in values),
-        )
-        if key in self._layable_memo:
-            return self._layable_memo[key]
-        held = Counter(values)
-        fits: dict[int, int] = {}
-        for meld in table.melds:
-            for tile, worth in extensions(meld, held):
-                alike = [t for t in held if t.acts_as == tile.acts_as] if bound else [tile]
-                for same in alike:
-                    field = partition.field_of(same)
-                    fits[field] = max(fits.get(field, 0), worth)
-        found = fits or None
-        self._layable_memo[key] = found
-        return found
-
-    def _search(
-        self,
-        counts: list[int],
-        *,
-        tiles: bool = False,
-        min_leftover: int = 0,
-        layable: Mapping[int, int] | None = None,
-        opening: Sequence[Meld] | None = None,
-    ) -> Split | None:
-        """:func:`search`, memoised for this hint call (the same racks come back from
-        several candidates)."""
-        key = (
-            tuple(counts),
-            tiles,
-            min_leftover,
-            tuple(sorted(layable.items())) if layable else None,
-            None if opening is None else tuple(m.tiles for m in opening),
-        )
-        if key in self._search_memo:
-            return self._search_memo[key]
-        found = search(
-            counts,
-            self.rules,
-            tiles=tiles,
-            min_leftover=min_leftover,
-            layable=layable,
-            opening=opening,
-        )
-        self._search_memo[key] = found
-        return found
-
-    # -- the end of the turn ------------------------------------------------------------
-
     def _end(self, sim: Sim) -> Sim | None:
         """Close with the last tile, or discard the tile least worth keeping."""
         rack = sim.rack(self.seat)
@@ -436,8 +324,7 @@ class Player:
         return self._discard(sim)
 
     def _note_close(self, sim: Sim, tile_id: int, before: GameState) -> None:
-        result = score_state(sim.state)
-        mine = result.seats[self.seat]
+        mine = self.costs.result(sim.state).seats[self.seat]
         doubled = mine.multiplier > 1
         sim.notes.append(
             Note(
@@ -454,7 +341,7 @@ class Player:
         state = sim.state
         table = state.table
         rack = sim.rack(self.seat)
-        tiles = [table.tile(i) for i in rack]
+        tiles = values_of(table, rack)
         for k, alone in self.keeper.order(rack, tiles):
             done = sim.copy()
             if first_turn:
@@ -488,4 +375,4 @@ class Player:
 
     @staticmethod
     def _counts(state: GameState, ids: Sequence[int]) -> list[int]:
-        return partition.counts_of(state.table.tile(i) for i in ids)
+        return partition.counts_of(values_of(state.table, ids))

@@ -2,42 +2,72 @@
 tests and bounds that let the search skip what cannot win.
 
 * :func:`turn_score` values a finished candidate turn: a close by the seat's real round
-  score, else the etalare points put down, an opening and what the rack would cost.
+  score, else the etalare points put down, an opening and what the rack would cost at
+  the end (:class:`Costs`, worked out once per hint call).
 * :class:`Keeper` orders a rack for the discard: jokers last, then tiles that go with
   others, or whose partners are still unseen.
-* :func:`might_justify` is a necessary condition for a taken tile to be meldable;
-  :func:`extensions` lists the rack values that may be laid off on a table meld; the
-  bounds (:func:`layable_bound`, :func:`placeable_ends`) over-estimate what a candidate
-  can reach, so that a search skipping what they rule out finds the same best turn.
+* Necessary conditions, cheaper than the rules they stand for: :class:`TakeCheck` and
+  :func:`could_justify` (a taken tile can go into a justifying meld), :class:`Pool`
+  and :func:`never_placed` (a tile can go into some meld at all), :func:`most_worth`
+  (the most a tile is worth); :func:`extensions` lists the rack values that may be
+  laid off on a meld.  They over-estimate what a candidate can reach, so a search that
+  skips what they rule out finds the same best turn.
 
-Everything here is a pure function of its arguments, or (:class:`Keeper`) memoised for
-one hint call only.
+Everything here is a pure function of its arguments, or (:class:`Keeper`,
+:class:`Costs`) memoised for one hint call only.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Final
 
 from .engine import GameState, score_state
-from .melds import MeldKind
+from .melds import Meld, MeldKind
 from .ruleset import Ruleset
-from .table import TableMeld
-from .tiles import Tile
+from .scoring import RoundResult
+from .table import Table
+from .tiles import FULL_SET, JOKER_IDS, Tile
 from .values import rack_value_end
 
 __all__ = [
     "NEAR",
+    "Costs",
+    "Held",
     "Keeper",
+    "Pool",
+    "TakeCheck",
+    "could_justify",
     "extensions",
-    "might_justify",
     "most_worth",
     "never_placed",
     "partners",
     "partners_all",
     "turn_score",
+    "values_of",
 ]
+
+_FIRST_JOKER: Final = JOKER_IDS[0]
+
+
+def _acting(tile: Tile) -> tuple[int, int] | None:
+    acts = tile.acts_as
+    if acts is None or acts.rank is None or acts.color is None:
+        return None
+    return acts.rank, acts.color.index
+
+
+_ACTING: Final = {
+    t._code: _acting(t) for t in (*FULL_SET, *(Tile(fixed_as=n) for n in FULL_SET[:_FIRST_JOKER]))
+}
+"""By tile value (its code): the rank and colour index it acts as (None: a free joker)."""
+
+
+def values_of(table: Table, ids: Iterable[int]) -> list[Tile]:
+    """The tile values of physical tiles ``ids`` on ``table`` (:meth:`Table.tile`, the
+    numbered tiles looked up directly: the hint asks for them all the time)."""
+    return [FULL_SET[i] if i < _FIRST_JOKER else table.tile(i) for i in ids]
+
 
 CLOSE_BONUS: Final = 100_000.0
 """Added to a close's round score: a close beats every turn that does not close."""
@@ -64,24 +94,48 @@ def _near_ranks(rank: int) -> frozenset[int]:
 NEAR: Final = (frozenset[int](), *(_near_ranks(r) for r in range(1, 14)))
 """``NEAR[rank]``: the ranks a tile of ``rank`` may share a run with, two places away
 at most."""
+_NEAR_LISTS: Final = tuple(tuple(sorted(ranks)) for ranks in NEAR)
+
+
+class Costs:
+    """For one hint call: what each tile value would cost on the rack at the end
+    (:func:`~remi_rules.values.rack_value_end`), and the round's score of a position
+    that ends the round (:func:`~remi_rules.engine.score_state`), each worked out once."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+        self._costs: dict[int, int] = {}
+        self._results: dict[int, tuple[GameState, RoundResult]] = {}
+
+    def __call__(self, tile: Tile) -> int:
+        cost = self._costs.get(tile._code)
+        if cost is None:
+            cost = self._costs[tile._code] = rack_value_end(tile, self.rules)
+        return cost
+
+    def result(self, state: GameState) -> RoundResult:
+        """The score of the round ``state`` has ended."""
+        found = self._results.get(id(state))
+        if found is None or found[0] is not state:
+            found = (state, score_state(state))
+            self._results[id(state)] = found
+        return found[1]
 
 
 def turn_score(
-    state: GameState, points: int, seat: int, opened_before: bool, rules: Ruleset
+    state: GameState, points: int, seat: int, opened_before: bool, costs: Costs
 ) -> float:
     """A finished turn's valuation for ``seat``: a close by the seat's real round score
     (plus :data:`CLOSE_BONUS` for the closer); else the ``points`` put down, an opening
     (``opened_before``: the seat had opened before the turn) and a quarter of what the
-    rack would cost at the end."""
+    rack would cost at the end (``costs``)."""
     if state.end is not None:
-        result = score_state(state)
-        mine = result.seats[seat].total
+        mine = costs.result(state).seats[seat].total
         return CLOSE_BONUS + mine if state.end.closer == seat else float(mine)
     me = state.seats[seat]
     score = float(points)
     if me.opened:
-        table = state.table
-        score -= RACK_WEIGHT * sum(rack_value_end(table.tile(i), rules) for i in me.rack)
+        score -= RACK_WEIGHT * sum(map(costs, values_of(state.table, me.rack)))
         if not opened_before:
             score += OPENING_BONUS
     return score
@@ -118,24 +172,31 @@ def partners_all(tiles: Sequence[Tile]) -> list[int]:
     by_rank = [0] * 14
     by_colour = [[0] * 14 for _ in range(4)]
     places: list[tuple[int, int] | None] = []
+    acting = _ACTING
     for tile in tiles:
         if tile.is_joker:
             jokers += 1
             places.append(None)
             continue
-        assert tile.rank is not None and tile.color is not None
-        rank, colour = tile.rank, tile.color.index
+        place = acting[tile._code]
+        assert place is not None
+        rank, colour = place
         by_rank[rank] += 1
         by_colour[colour][rank] += 1
-        places.append((rank, colour))
+        places.append(place)
     out: list[int] = []
+    everyone = len(tiles) - 1
+    near = _NEAR_LISTS
     for place in places:
         if place is None:
-            out.append(len(tiles) - 1)
+            out.append(everyone)
             continue
         rank, colour = place
         row = by_colour[colour]
-        out.append(jokers + by_rank[rank] - row[rank] + sum(row[r] for r in NEAR[rank]))
+        mates = jokers + by_rank[rank] - row[rank]
+        for r in near[rank]:
+            mates += row[r]
+        out.append(mates)
     return out
 
 
@@ -146,9 +207,10 @@ class Keeper:
     few racks over and over), and each tile value's own part of its keep value too;
     the memos live as long as the hint call."""
 
-    def __init__(self, rules: Ruleset, unseen_at: Sequence[Sequence[int]]) -> None:
-        self.rules = rules
+    def __init__(self, costs: Costs, unseen_at: Sequence[Sequence[int]]) -> None:
+        self.costs = costs
         self.unseen_at = unseen_at
+        self._by_rank = [sum(row) for row in unseen_at]
         self._orders: dict[object, tuple[tuple[int, bool], ...]] = {}
         self._own: dict[int, tuple[float, float]] = {}
 
@@ -159,8 +221,8 @@ class Keeper:
         assert acting is not None and acting.rank is not None and acting.color is not None
         unseen = self.unseen_at
         rank, colour = acting.rank, acting.color.index
-        outs = sum(unseen[rank][c] for c in range(4) if c != colour)
-        return outs + sum(unseen[r][colour] for r in NEAR[rank])
+        outs = self._by_rank[rank] - unseen[rank][colour]
+        return outs + sum([unseen[r][colour] for r in NEAR[rank]])
 
     def keep_value(self, k: int, tiles: Sequence[Tile]) -> float:
         """How much the seat should keep tile ``k``: jokers always; then tiles that go
@@ -173,7 +235,7 @@ class Keeper:
             return 1e6
         own = self._own.get(tile._code)
         if own is None:
-            own = (0.5 * self.outs(tile), 0.2 * rack_value_end(tile, self.rules))
+            own = (0.5 * self.outs(tile), 0.2 * self.costs(tile))
             self._own[tile._code] = own
         return 10.0 * mates + own[0] - own[1]
 
@@ -185,125 +247,237 @@ class Keeper:
         found = self._orders.get(key)
         if found is None:
             mates = partners_all(tiles)
-            keep = [self._keep(t, mates[k]) for k, t in enumerate(tiles)]
-            ranked = sorted(range(len(rack)), key=lambda k: (keep[k], rack[k]))
+            keep = self._keep
+            ranked = sorted(range(len(rack)), key=lambda k: (keep(tiles[k], mates[k]), rack[k]))
             found = tuple((k, mates[k] == 0) for k in ranked)
             self._orders[key] = found
         return found
 
 
-def might_justify(
-    picked: Tile, rack: Sequence[Tile], rules: Ruleset, *, bridged: bool = False
+class TakeCheck:
+    """A cheap necessary condition for a taken tile to go into a new meld with tiles
+    of one rack (RUPE-01), the rack looked at once for every tile asked about:
+    enough rack tiles of the tile's rank in other colours, or of its colour within two
+    ranks (any rank when ``bridged``: the later tiles a rupere brings may fill the gaps
+    of a run), jokers counting for either."""
+
+    def __init__(self, rack: Sequence[Tile], rules: Ruleset) -> None:
+        self.need = max(2, rules.take_meld_min_own_tiles)
+        self.jokers = 0
+        self.colours_at: list[set[int]] = [set() for _ in range(14)]
+        self.ranks_in: list[set[int]] = [set() for _ in range(4)]
+        for tile in rack:
+            act = tile.acts_as
+            if act is None or act.rank is None or act.color is None:
+                self.jokers += tile.is_joker and act is None
+                continue
+            self.colours_at[act.rank].add(act.color.index)
+            self.ranks_in[act.color.index].add(act.rank)
+
+    def __call__(self, picked: Tile, *, bridged: bool = False) -> bool:
+        acts = picked.acts_as
+        if acts is None or acts.rank is None or acts.color is None:
+            return True
+        rank, colour = acts.rank, acts.color.index
+        need = self.need - self.jokers
+        same_rank = self.colours_at[rank]
+        if len(same_rank) - (colour in same_rank) >= need:
+            return True
+        ranks = self.ranks_in[colour]
+        near = len(ranks) - (rank in ranks) if bridged else len(ranks & NEAR[rank])
+        return near >= need
+
+
+def could_justify(
+    picked: Tile, own: Sequence[Tile], others: Sequence[Tile], rules: Ruleset
 ) -> bool:
-    """A cheap necessary condition for a taken tile to go into a new meld with rack
-    tiles (RUPE-01): enough rack tiles of its rank in other colours, or of its colour
-    within two ranks (any rank when ``bridged``: the later tiles a rupere brings may
-    fill the gaps of a run), jokers counting for either."""
-    acts = picked.acts_as
-    if acts is None or acts.rank is None:
+    """A necessary condition for ``picked`` to go into a new meld that justifies its
+    take (RUPE-01): a set of its rank, or a run of its colour with no more gaps than
+    the jokers can fill, from the tiles ``own`` (the rack) and ``others`` (the rest the
+    take brings), holding at least ``take_meld_min_own_tiles`` own tiles (the taken
+    ones count as own when ``take_meld_tiles_must_predate_take`` is off; jokers when
+    ``take_meld_joker_counts_as_own``).  Looser than the rule (joker limits, the tiles
+    left on the rack): it only rules out what no meld can do."""
+    place = _ACTING[picked._code]
+    if place is None:
         return True
-    jokers = sum(t.is_joker and t.acts_as is None for t in rack)
-    same_rank: set[object] = set()
-    near: set[int] = set()
-    for tile in rack:
-        act = tile.acts_as
-        if act is None or act.rank is None or act == acts:
-            continue
-        if act.rank == acts.rank:
-            same_rank.add(act.color)
-        elif act.color is acts.color and (bridged or act.rank in NEAR[acts.rank]):
-            near.add(act.rank)
-    need = max(2, rules.take_meld_min_own_tiles)
-    return len(same_rank) + jokers >= need or len(near) + jokers >= need
+    rank, colour = place
+    need = rules.take_meld_min_own_tiles
+    jokers_own = rules.take_meld_joker_counts_as_own
+    ace_high = rules.ace_high_run
+    jokers = own_jokers = 0
+    pool_colours: set[int] = set()
+    own_colours: set[int] = set()
+    pool_run = [False] * 16
+    own_run = [False] * 16
+    for tiles, mine in ((own, True), (others, not rules.take_meld_tiles_must_predate_take)):
+        for tile in tiles:
+            counts = mine and (jokers_own or not tile.is_joker)
+            at = _ACTING[tile._code]
+            if at is None:
+                jokers += 1
+                own_jokers += counts
+                continue
+            r, c = at
+            if r == rank and c != colour:
+                pool_colours.add(c)
+                if counts:
+                    own_colours.add(c)
+            if c == colour:
+                for q in (1, 14) if r == 1 and ace_high else (r,):
+                    pool_run[q] = True
+                    own_run[q] = own_run[q] or counts
+    jokers = min(jokers, 2)
+    own_jokers = min(own_jokers, jokers)
+    if len(pool_colours) + jokers >= 2 and len(own_colours) + own_jokers >= need:
+        return True
+    top = 14 if ace_high else 13
+    for p in (1, 14) if rank == 1 and ace_high else (rank,):
+        for lo in range(max(1, p - 12), p + 1):
+            gaps = owned = 0
+            for q in range(lo, min(top, lo + 12) + 1):
+                if q != p:
+                    if pool_run[q]:
+                        owned += own_run[q]
+                    else:
+                        gaps += 1
+                        if gaps > jokers:
+                            break
+                if q >= p and q - lo >= 2 and owned + own_jokers >= need:
+                    return True
+    return False
 
 
-def extensions(meld: TableMeld, held: Counter[Tile]) -> Iterator[tuple[Tile, int]]:
-    """Rack values that could be laid on ``meld``, directly or once other rack values
-    have extended it (a run grows end by end), with their VALUE-01 worth there."""
-    info = meld.meld
+class Held:
+    """A rack's values looked up the ways :func:`extensions` asks: each distinct value
+    once, in the order of first appearance (which of two values standing for the same
+    tile, 8R and J(=8R), extends a run depends on it)."""
+
+    def __init__(self, values: Iterable[Tile]) -> None:
+        self.tiles = list(dict.fromkeys(values))
+        self.by_rank: list[list[Tile]] = [[] for _ in range(14)]
+        self.run_tile: list[dict[int, Tile]] = [{} for _ in range(4)]
+        self.ace: list[Tile | None] = [None] * 4
+        for tile in self.tiles:
+            acts = tile.acts_as
+            if acts is None or acts.rank is None or acts.color is None:
+                continue
+            rank, colour = acts.rank, acts.color.index
+            self.by_rank[rank].append(tile)
+            if rank != 1:
+                self.run_tile[colour][rank] = tile  # the last one, as a dict built in order
+            elif self.ace[colour] is None:
+                self.ace[colour] = tile
+
+
+def extensions(info: Meld, size: int, held: Held) -> Iterator[tuple[Tile, int]]:
+    """Rack values that could be laid on the meld ``info`` (of ``size`` tiles),
+    directly or once other rack values have extended it (a run grows end by end), with
+    their VALUE-01 worth there."""
     if info.kind is MeldKind.TERTA:
-        if len(meld.ids) >= 4:
+        if size >= 4:
             return
         present = {t.acts_as.color for t in info.tiles if t.acts_as is not None}
         worth = 25 if info.low == 1 else 10 if info.low >= 10 else 5
-        for tile in held:
+        for tile in held.by_rank[info.low]:
             acts = tile.acts_as
-            if acts is not None and acts.rank == info.low and acts.color not in present:
+            assert acts is not None
+            if acts.color not in present:
                 yield tile, worth
         return
-    colour = info.color
+    assert info.color is not None
+    colour = info.color.index
     low, high = info.low, info.high
-    rank_tile = {
-        (t.acts_as.rank if t.acts_as.rank != 1 else None): t
-        for t in held
-        if t.acts_as is not None and t.acts_as.color is colour and t.acts_as.rank is not None
-    }
-    ace = next(
-        (
-            t
-            for t in held
-            if t.acts_as is not None and t.acts_as.color is colour and t.acts_as.rank == 1
-        ),
-        None,
-    )
+    rank_tile = held.run_tile[colour]
+    ace = held.ace[colour]
     r = high + 1
-    while r <= 13 and rank_tile.get(r) is not None:
+    while r <= 13 and r in rank_tile:
         yield rank_tile[r], 10 if r >= 10 else 5
         r += 1
     if r == 14 and ace is not None:
         yield ace, 10
     r = low - 1
-    while r >= 2 and rank_tile.get(r) is not None:
+    while r >= 2 and r in rank_tile:
         yield rank_tile[r], 10 if r >= 10 else 5
         r -= 1
     if r == 1 and ace is not None and low > 1:
         yield ace, 5
 
 
+def _windows(rank: int, ace_high: bool) -> tuple[int, ...]:
+    """For a tile of ``rank``, each window of three run positions around it, as the
+    bit mask of its two other positions (a high ace at position 14)."""
+    places = (1, 14) if rank == 1 and ace_high else (rank,)
+    return tuple(
+        sum(1 << q for q in range(lo, lo + 3) if q != p)
+        for p in places
+        for lo in range(max(1, p - 2), min(p, 12 if ace_high else 11) + 1)
+    )
+
+
+_WINDOWS: Final = {
+    ace_high: tuple(_windows(rank, ace_high) if rank else () for rank in range(14))
+    for ace_high in (False, True)
+}
+
+
+class Pool:
+    """Tiles a turn may meld from (the rack and whatever else it may bring in), for
+    :meth:`holds`: whether some meld made from them might hold a tile.  Tiles are
+    added one at a time (a rupere's pool grows tile by tile down the row).
+
+    An over-estimate of what can be placed: a tile counts as placeable when two more
+    tiles of its rank in other colours, or a window of three run positions around it
+    in its colour, are in the pool, jokers filling up to two gaps (whatever the joker
+    rules)."""
+
+    __slots__ = ("ace_high", "colours", "jokers", "runs", "windows")
+
+    def __init__(self, ace_high: bool, tiles: Iterable[Tile] = ()) -> None:
+        self.ace_high = ace_high
+        self.windows = _WINDOWS[ace_high]
+        self.jokers = 0
+        self.colours = [0] * 14
+        """By rank, the bit mask of the colours (their index) present."""
+        self.runs = [0] * 4
+        """By colour, the bit mask of the run positions present (a high ace at 14)."""
+        for tile in tiles:
+            self.add(tile)
+
+    def add(self, tile: Tile) -> None:
+        if tile.is_joker:
+            self.jokers += 1
+        place = _ACTING[tile._code]
+        if place is None:
+            return
+        rank, colour = place
+        self.colours[rank] |= 1 << colour
+        self.runs[colour] |= (1 << rank) | (1 << 14 if rank == 1 and self.ace_high else 0)
+
+    def holds(self, tile: Tile) -> bool:
+        """Whether some meld of the pool might hold numbered tile ``tile``."""
+        place = _ACTING[tile._code]
+        assert place is not None
+        jokers = 2 if self.jokers > 2 else self.jokers
+        rank, colour = place
+        if (self.colours[rank] & ~(1 << colour)).bit_count() + jokers >= 2:
+            return True
+        missing = ~self.runs[colour]
+        return any((window & missing).bit_count() <= jokers for window in self.windows[rank])
+
+
 def never_placed(
     rack: Sequence[Tile],
-    pool: Sequence[Tile],
+    pool: Sequence[Tile] | Pool,
     layable: Collection[Tile],
     ace_high: bool,
 ) -> list[Tile]:
     """The tiles of ``rack`` that no meld made from ``pool`` (the rack and whatever
-    else the turn may bring in) can hold and that cannot be laid off (``layable``):
-    they stay on the rack whatever the turn does, but for the one discarded.
-
-    An over-estimate of what can be placed, so an under-estimate of what stays: a tile
-    counts as placeable when two more tiles of its rank in other colours, or a window
-    of three run positions around it in its colour, are in ``pool``, jokers filling
-    up to two gaps (whatever the joker rules); jokers always count as placeable."""
-    jokers = min(2, sum(1 for t in pool if t.is_joker))
-    colours: list[set[int]] = [set() for _ in range(14)]
-    runs = [[False] * 16 for _ in range(4)]
-    for tile in pool:
-        acts = tile.acts_as
-        if acts is None or acts.rank is None or acts.color is None:
-            continue
-        rank, colour = acts.rank, acts.color.index
-        colours[rank].add(colour)
-        runs[colour][rank] = True
-        if rank == 1 and ace_high:
-            runs[colour][14] = True
-    out: list[Tile] = []
-    for tile in rack:
-        if tile.is_joker or tile in layable:
-            continue
-        assert tile.rank is not None and tile.color is not None
-        rank, colour = tile.rank, tile.color.index
-        if len(colours[rank] - {colour}) + jokers >= 2:
-            continue
-        row = runs[colour]
-        places = (1, 14) if rank == 1 and ace_high else (rank,)
-        if any(
-            sum(not row[q] for q in range(lo, lo + 3) if q != p) <= jokers
-            for p in places
-            for lo in range(max(1, p - 2), min(p, 12 if ace_high else 11) + 1)
-        ):
-            continue
-        out.append(tile)
-    return out
+    else the turn may bring in) can hold (:meth:`Pool.holds`) and that cannot be laid
+    off (``layable``): they stay on the rack whatever the turn does, but for the one
+    discarded.  Jokers always count as placeable."""
+    melds = pool if isinstance(pool, Pool) else Pool(ace_high, pool)
+    return [t for t in rack if not (t.is_joker or t in layable or melds.holds(t))]
 
 
 def most_worth(tile: Tile) -> int:

@@ -349,12 +349,12 @@ def _prepare(
     return _Prepared(unit, guard, real, start, by_low, tuple(melds), jokers, tuple(present))
 
 
-FAST_BUDGET = 60_000
+FAST_BUDGET = 5_000
 """Remainders the fast search may memoise before the solver switches to the search by
 ranks.  Both searches are exact and break ties the same way, so this changes only the
-time an answer takes.  (5,000 was measured: faster on the adversarial families and the
-racks of 60-80 tiles, but some random 30-tile racks with both jokers then took seconds
-in the search by ranks instead of tens of milliseconds.)"""
+time an answer takes: the fast search is quickest on sparse racks (many tiles that no
+meld holds), the search by ranks on dense ones, two jokers and the high ace
+(docs/decisions.md, "Solver: the budget of the fast search")."""
 
 
 class _OverBudget(Exception):

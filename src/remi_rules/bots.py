@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 
+from ._fast_bot import FastBot
 from .engine import (
     AnnounceAtu,
     AnnounceFewTiles,
@@ -37,7 +38,7 @@ from .engine import (
 from .hints import hint
 from .ruleset import AtuBonusTrigger, StockExhausted
 
-__all__ = ["GreedyBot", "RandomBot"]
+__all__ = ["FastBot", "GreedyBot", "RandomBot"]
 
 _DRAW = Draw()  # steps are immutable values: one of each will do
 _DISCARDS = tuple(Discard(i) for i in range(106))

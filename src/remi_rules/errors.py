@@ -18,6 +18,7 @@ passed to a function raises :class:`TypeError` (for rulesets an
 
 from __future__ import annotations
 
+import contextlib
 import enum
 from collections.abc import Callable, Mapping
 from typing import Final
@@ -40,6 +41,7 @@ __all__ = [
     "InvalidLayoffError",
     "InvalidMeldError",
     "InvalidOpeningError",
+    "InvalidRecordTextError",
     "InvalidRulesetError",
     "InvalidScoringInputError",
     "InvalidSimulationError",
@@ -49,7 +51,10 @@ __all__ = [
     "InvalidTileError",
     "LayoffErrorCode",
     "MeldErrorCode",
+    "NotationError",
+    "NotationErrorCode",
     "OpeningErrorCode",
+    "RecordTextErrorCode",
     "RemiError",
     "RulesetErrorCode",
     "RulesetTypeError",
@@ -679,6 +684,97 @@ class SimulationFailedError(RemiError, RuntimeError, ValueError):
     :class:`ValueError`)."""
 
     code: SimErrorCode
+
+
+# -- the step notation and the text game record -----------------------------------------
+
+
+class NotationErrorCode(enum.StrEnum):
+    """Why a text is not a step in the notation of :mod:`remi_rules.notation`."""
+
+    EMPTY = "notation_empty"
+    TOO_LONG = "notation_too_long"
+    UNKNOWN_LANGUAGE = "notation_unknown_language"
+    UNKNOWN_COMMAND = "notation_unknown_command"
+    MISSING = "notation_missing"
+    EXTRA = "notation_extra"
+    BAD_TILE = "notation_bad_tile"
+    NOT_IN_RACK = "notation_not_in_rack"
+    TOO_FEW = "notation_too_few"
+    NOT_IN_ROW = "notation_not_in_row"
+    BAD_NUMBER = "notation_bad_number"
+    ROW_POSITION = "notation_row_position"
+    NO_MELD = "notation_no_meld"
+    NO_JOKER = "notation_no_joker"
+    BAD_END = "notation_bad_end"
+    BAD_SEAT = "notation_bad_seat"
+    NEEDS_VIEW = "notation_needs_view"
+
+
+class NotationError(RemiError, ValueError):
+    """A text that is not a step (:func:`remi_rules.notation.parse_step`): an unknown
+    word, a missing or extra part, a tile the seat does not hold, a row position or a
+    meld that does not exist.  ``code`` is a :class:`NotationErrorCode`; ``details``
+    name the offending ``text`` or ``word``, its 1-based ``column`` in the text, and
+    for an unknown word the key of the closest known one (``suggestion``, a
+    :data:`~remi_rules.notation.STEP_WORDS` key such as ``"draw"``), which the message
+    offers in its language ("did you mean draw?", "ai vrut să scrii trage?").
+    Whether a well-formed step is *legal* is the engine's business
+    (:class:`IllegalStepError`)."""
+
+    code: NotationErrorCode
+
+    def message(self, lang: str = "en") -> str:
+        details = dict(self.details)
+        if "command" in details:
+            details["example"] = details["command"]
+        base = _message(self.code, details, lang)
+        parts = [base]
+        key = details.get("suggestion")
+        if key is not None:
+            with contextlib.suppress(KeyError):  # else not a word: shown as it is
+                details["suggestion"] = i18n.template(f"word:{key}", lang)
+            parts.append(i18n.text("part:did_you_mean", lang, details))
+        if details.get("column") is not None:
+            parts.append(i18n.text("part:column", lang, details))
+        return " ".join(parts)
+
+
+class RecordTextErrorCode(enum.StrEnum):
+    """Why a text game record (:func:`remi_rules.serde.load_record_text`) was refused."""
+
+    TOO_LARGE = "record_too_large"
+    LINE_TOO_LONG = "record_line_too_long"
+    BAD_LINE = "record_bad_line"
+    BAD_HEADER = "record_bad_header"
+    DUPLICATE_HEADER = "record_duplicate_header"
+    MISSING_HEADER = "record_missing_header"
+    BAD_VALUE = "record_bad_value"
+    BAD_RULES = "record_bad_rules"
+    FINGERPRINT = "record_fingerprint"
+    BAD_DEAL = "record_bad_deal"
+    BAD_STEP = "record_bad_step"
+    STEP_REFUSED = "record_step_refused"
+    WRONG_TURN = "record_wrong_turn"
+    BAD_CHANCE = "record_bad_chance"
+    RESULT = "record_result"
+    BAD_SEED = "record_bad_seed"
+
+
+class InvalidRecordTextError(RemiError, ValueError):
+    """A text game record was refused when loaded.  ``code`` is a
+    :class:`RecordTextErrorCode`; ``details["line"]`` is the 1-based line at fault
+    (absent for the whole text), ``details["column"]`` the column of a bad step's
+    token, and a ``cause`` (the notation's or the engine's error) says more."""
+
+    code: RecordTextErrorCode
+
+    def message(self, lang: str = "en") -> str:
+        base = _message(self.code, self.details, lang)
+        if self.details.get("line") is None:
+            return base
+        key = "part:line_column" if self.details.get("column") is not None else "part:line"
+        return f"{base} {i18n.text(key, lang, self.details)}"
 
 
 def all_codes() -> tuple[enum.StrEnum, ...]:

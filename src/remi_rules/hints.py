@@ -27,7 +27,7 @@ How a plan is found (docs/solver.md, "The hint"):
 from __future__ import annotations
 
 from ._hint_explain import Note, NoteCode, TurnPlan
-from ._hint_search import Planner
+from ._hint_turn import Planner
 from .engine import Phase, PlayerView
 from .errors import HintError, HintErrorCode
 from .ruleset import Ruleset, require_ruleset

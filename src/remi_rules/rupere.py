@@ -40,6 +40,7 @@ from typing import Final
 
 import attrs
 
+from ._fields import TILE_ID, TILES
 from ._take_melds import (
     can_justify,
     distinct,
@@ -112,11 +113,11 @@ class TakeObligation:
     :attr:`rack_before_take` (RUPE-01, RUPE-06); for the atu also close (ATU-06)."""
 
     source: TakeSource
-    picked: int
+    picked: int = attrs.field(metadata=TILE_ID)
     """The physical id of the tile that must be melded (the chosen row tile, or the atu)."""
-    rack_before_take: tuple[int, ...]
+    rack_before_take: tuple[int, ...] = attrs.field(metadata=TILES)
     """The rack at the moment of taking (RUPE-06)."""
-    also_taken: tuple[int, ...] = ()
+    also_taken: tuple[int, ...] = attrs.field(default=(), metadata=TILES)
     """The other row tiles that came with a rupere; free to meld, lay off or keep."""
 
     @property

@@ -37,6 +37,7 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
+from ._fields import SEAT, SEATS, SWAPS, TILE_ID, TILES, items
 from .melds import Meld, MeldKind, analyze_meld
 from .ruleset import Ruleset
 from .tiles import JOKER_IDS, Tile, tile_of
@@ -70,7 +71,7 @@ class JokerHistory:
     the table (JOLY-02); ``fixed_as`` is the tile it permanently is, in ``online``
     (``swapped_joker_mode = fixed_identity``, JOLY-05)."""
 
-    swaps: int = 0
+    swaps: int = attrs.field(default=0, metadata=SWAPS)
     fixed_as: Tile | None = None
 
     def state(self, rules: Ruleset) -> JokerState:
@@ -105,12 +106,29 @@ class TableMeld:
     tiles laid in place of a swapped joker (VALUE-05).
     """
 
-    owner: int
-    ids: tuple[int, ...]
-    meld: Meld
-    credited: tuple[int, ...]
-    placed_by: tuple[int, ...]
-    replacements: frozenset[int] = frozenset()
+    owner: int = attrs.field(metadata=SEAT)
+    ids: tuple[int, ...] = attrs.field(
+        metadata={
+            **TILES,
+            "doc": "the tiles in table order (a run ascending, a set in canonical order)",
+        }
+    )
+    meld: Meld = attrs.field(metadata={"saved": False})
+    credited: tuple[int, ...] = attrs.field(
+        metadata={**SEATS, "doc": "the seat credited with each position at the end"}
+    )
+    placed_by: tuple[int, ...] = attrs.field(
+        metadata={**SEATS, "doc": "the seat that put each position there"}
+    )
+    replacements: frozenset[int] = attrs.field(
+        default=frozenset(),
+        metadata=items(
+            TILE_ID,
+            most=106,
+            ascending=True,
+            doc="the tiles laid in place of a swapped joker (VALUE-05)",
+        ),
+    )
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
@@ -186,8 +204,10 @@ class Table:
     """The melds on the table, in the order they were laid, and the histories of the
     two physical jokers (index 0 for id 104, 1 for id 105)."""
 
-    melds: tuple[TableMeld, ...] = ()
-    jokers: tuple[JokerHistory, JokerHistory] = (JokerHistory(), JokerHistory())
+    melds: tuple[TableMeld, ...] = attrs.field(default=(), metadata=items(most=106))
+    jokers: tuple[JokerHistory, JokerHistory] = attrs.field(
+        default=(JokerHistory(), JokerHistory()), metadata=items(least=2, most=2)
+    )
 
     # -- queries -----------------------------------------------------------------------------
 

@@ -7,21 +7,27 @@ of ``--help``):
 ``demo``
     Bots play a seeded round (or ``--match``) under a preset, printed turn by turn,
     then the score breakdown; ``--melds`` validates a few melds under each preset.
-``check MELD [MELD ...]``
-    Validate melds written in tile notation, or with ``--opening`` the melds together
-    as a first etalare, under a preset or a house-rules file.
+``check TILE [TILE ...]``
+    Validate melds written in tile notation (no quotes needed; ``|`` between melds),
+    or with ``--opening`` the melds together as a first etalare, under a preset or a
+    house-rules file.
 ``variants``
     The presets side by side, knob by knob; ``--diff A B`` only what differs.
 ``play``
-    Play a round in the terminal against bots; steps are typed in a short notation
-    (:mod:`remi_rules.cli.notation`) and read from stdin, so it can be scripted.
+    Play a round in the terminal against bots; steps are typed in the step notation
+    (:mod:`remi_rules.notation`) and read from stdin, so it can be scripted (at a
+    terminal with readline's line editing); ``--resume`` goes on with a saved game.
 ``replay FILE``
-    Print a saved game, record or match step by step, with the result.
+    Print a saved game, record, match or text record step by step, with the result
+    (``--upto N``, ``--step``).
 ``simulate``
     Seeded rounds between bots under one or more rulesets, on every core (or a Ray
     cluster): round lengths, how rounds end, scores and the first-player advantage
     with 95 % intervals, as a table, JSON or CSV, and a plot
     (:mod:`remi_rules.cli.simulate`, :mod:`remi_rules.sim`).
+``serve``
+    The reference web table in a browser (:mod:`remi_rules.cli.serve`, docs/web.md;
+    needs the extra ``web``).
 
 Exit codes: 0 success; 1 an invalid meld or opening in ``check`` (and a refused
 step in ``play --strict``); 2 usage errors, unknown presets and bad files, with the
@@ -40,7 +46,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, TextIO, cast
 
 from ..errors import RemiError
-from . import check, demo, play, replay, simulate, variants
+from . import check, demo, play, replay, serve, simulate, variants
 from .common import USAGE, CliError
 
 if TYPE_CHECKING:
@@ -63,7 +69,7 @@ class Command(Protocol):
         ...
 
 
-COMMANDS: tuple[Command, ...] = (demo, check, variants, play, replay, simulate)
+COMMANDS: tuple[Command, ...] = (demo, check, variants, play, replay, simulate, serve)
 """The commands, in the order ``--help`` lists them."""
 
 

@@ -5,6 +5,8 @@ reading.  Nothing here prints."""
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,7 +15,8 @@ from typing import TYPE_CHECKING, Final
 import attrs
 
 from .. import serde, variants
-from ..engine import Automation, Bot
+from ..engine import Automation, Bot, Game
+from ..errors import InvalidRecordTextError, InvalidStateError
 from ..ruleset import Ruleset
 from ..sim.tasks import BOTS, make_bot
 from .texts import languages, tr
@@ -26,16 +29,20 @@ __all__ = [
     "BOT_KINDS",
     "INVALID",
     "OK",
+    "TEXT_RECORD_SUFFIXES",
     "USAGE",
     "CliError",
     "RulesChoice",
     "add_lang",
     "add_rules",
     "chosen_rules",
+    "is_text_record",
+    "load_game_file",
     "make_bots",
     "parse_bot_kinds",
     "read_text",
     "rules_from",
+    "save_game",
     "write_text",
 ]
 
@@ -54,8 +61,8 @@ previous player's discard, which closes that player's announcement window
 (ANNOUNCE-02) before he can announce, so he would always miss it (ANNOUNCE-03)."""
 
 BOT_KINDS: Final = tuple(BOTS)
-"""The bots ``--bots`` names: :class:`~remi_rules.bots.GreedyBot` and
-:class:`~remi_rules.bots.RandomBot`."""
+"""The bots ``--bots`` names: :class:`~remi_rules.bots.GreedyBot`,
+:class:`~remi_rules.bots.FastBot` and :class:`~remi_rules.bots.RandomBot`."""
 
 
 class CliError(Exception):
@@ -177,3 +184,62 @@ def _why(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     return str(exc)
+
+
+TEXT_RECORD_SUFFIXES: Final = (".txt", ".remi")
+"""A file whose name ends so is a text record (:func:`remi_rules.serde.dump_record_text`);
+any other is JSON."""
+
+
+def is_text_record(text: str) -> bool:
+    """Whether a file's text is a text record rather than JSON (a JSON save is an
+    object: it starts with ``{``)."""
+    return not text.lstrip().startswith("{")
+
+
+def load_game_file(path: str, lang: str, *, seed: int | None = None) -> Game:
+    """The game saved at ``path``: a game or a record in JSON, or a text record
+    (replayed, with the names of its headers).  Its future chance comes from ``seed``.
+    :class:`CliError` if it cannot be read or is refused (``why`` in ``lang``)."""
+    text = read_text(path)
+    try:
+        if is_text_record(text):
+            read = serde.read_record_text(text)
+            game = Game.replay(read.record, seed=seed)
+            game.names = read.names
+            return game
+        kind = _kind(text)
+        if kind == "game":
+            return serde.loads_game(text, seed=seed)
+        if kind == "record":
+            return Game.replay(serde.loads_record(text), seed=seed)
+    except (InvalidStateError, InvalidRecordTextError) as err:
+        raise CliError("bad_save", path=path, why=err.message(lang)) from None
+    raise CliError("not_a_save", path=path, kind=json.dumps(_kind(text)))
+
+
+def _kind(text: str) -> str | None:
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    kind = data.get("kind") if isinstance(data, dict) else None
+    return kind if isinstance(kind, str) else None
+
+
+def save_game(
+    path: str,
+    game: Game,
+    lang: str,
+    *,
+    seed: int | None = None,
+    date: datetime.date | None = None,
+) -> None:
+    """Write ``game`` to ``path``: a text record in ``lang``'s words for a name ending
+    :data:`TEXT_RECORD_SUFFIXES` (with the ``seed`` that dealt it once the round is
+    over, and ``date``), else the JSON game (:func:`remi_rules.serde.dumps_game`)."""
+    if path.lower().endswith(TEXT_RECORD_SUFFIXES):
+        text = serde.dump_record_text(game, seed=seed if game.over else None, date=date, lang=lang)
+    else:
+        text = serde.dumps_game(game) + "\n"
+    write_text(path, text)

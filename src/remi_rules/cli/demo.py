@@ -25,6 +25,7 @@ from .check import check_meld
 from .common import (
     AUTOMATION,
     OK,
+    TEXT_RECORD_SUFFIXES,
     CliError,
     RulesChoice,
     add_lang,
@@ -32,6 +33,7 @@ from .common import (
     chosen_rules,
     make_bots,
     parse_bot_kinds,
+    save_game,
     write_text,
 )
 from .narrate import TurnLog, apply_logged
@@ -76,13 +78,17 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
         "--bots",
         default="greedy",
         metavar="KIND[,KIND...]",
-        help="greedy or random, one per seat or one for all (default: greedy)",
+        help="greedy, fast or random, one per seat or one for all (default: greedy)",
     )
     parser.add_argument("--match", action="store_true", help="play a match, not one round")
     length = parser.add_mutually_exclusive_group()
     length.add_argument("--rounds", type=int, metavar="N", help="a match of N rounds")
     length.add_argument("--target", type=int, metavar="POINTS", help="a match to POINTS")
-    parser.add_argument("--save", metavar="FILE", help="save the game (or match) as JSON")
+    parser.add_argument(
+        "--save",
+        metavar="FILE",
+        help="save the game: a text record for FILE.txt or FILE.remi, else JSON (a match: JSON)",
+    )
     parser.add_argument(
         "--melds", action="store_true", help="validate a few melds under each preset instead"
     )
@@ -157,6 +163,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     seed: int = args.seed
     kinds = parse_bot_kinds(args.bots, players)
     if args.match:
+        if args.save and args.save.lower().endswith(TEXT_RECORD_SUFFIXES):
+            raise CliError("match_text")
         return _match(choice, kinds, seed, lang, out, save=args.save, config=args)
     game = Game.new(choice.rules, kinds, seed=seed, automation=AUTOMATION)
     state = game.state
@@ -179,7 +187,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     assert result is not None
     _write(out, ["", *end_lines(game.state, result, lang)])
     if args.save:
-        write_text(args.save, serde.dumps_game(game) + "\n")
+        save_game(args.save, game, lang, seed=seed)
         out.write(tr(lang, "saved", path=args.save) + "\n")
     return OK
 

@@ -19,17 +19,18 @@ from ..engine import (
     Game,
     GameRecord,
     GameState,
+    PlayerView,
     Rupere,
     Step,
     TakeAtu,
     TakeLastDiscard,
 )
+from ..notation import format_step
 from ..table import Table
-from .notation import format_step
 from .render import ids_text, row_text, seat_name, status_text, table_lines
 from .texts import tiles
 
-__all__ = ["Entry", "TurnLog", "apply_logged", "describe", "replay_entries"]
+__all__ = ["Entry", "TurnLog", "apply_logged", "describe", "replay_entries", "step_view"]
 
 
 @attrs.frozen
@@ -52,9 +53,11 @@ class Entry:
 def describe(step: Step, before: GameState, after: GameState, lang: str, *, reveal: bool) -> Entry:
     """``step``, made from ``before`` and leading to ``after``, as an :class:`Entry`;
     a take names the tiles it took (face up, so public), a draw the tile drawn only
-    when ``reveal``."""
-    text = format_step(step, before, lang)
+    when ``reveal``.  The step is written in the notation of :mod:`remi_rules.notation`
+    as the seat that made it sees the position (the short form)."""
     mover = before.current
+    seat = mover if step.in_turn else getattr(step, "seat", mover)
+    text = format_step(step, step_view(before, seat), lang)
     taken: tuple[int, ...] = ()
     if isinstance(step, TakeLastDiscard) and before.row:
         taken = before.row[-1:]
@@ -66,20 +69,31 @@ def describe(step: Step, before: GameState, after: GameState, lang: str, *, reve
         taken = after.rack(mover)[-1:]
     if taken:
         text += f" ({ids_text(taken, before.table)})"
-    seat = mover if step.in_turn else getattr(step, "seat", mover)
     return Entry(before.turn, mover, seat, step, step.in_turn, text, before.table)
 
 
+def step_view(state: GameState, seat: int) -> PlayerView | None:
+    """The view of ``seat`` in which its steps are written, or None (the view-free
+    form) for a seat not at the table."""
+    return PlayerView.of(state, seat) if 0 <= seat < state.players else None
+
+
 def apply_logged(
-    game: Game, step: Step, lang: str, *, reveal: Callable[[int], bool]
+    game: Game,
+    step: Step,
+    lang: str,
+    *,
+    reveal: Callable[[int], bool],
+    seat: int | None = None,
 ) -> list[Entry]:
     """Apply ``step`` to ``game`` and tell it, with the automatic steps that followed
     it (a forced draw, an automatic announcement).  ``reveal(seat)`` says whether the
-    tile that seat draws may be shown.  An illegal step raises
-    :class:`~remi_rules.IllegalStepError` and changes nothing."""
+    tile that seat draws may be shown; ``seat``, when given, is the seat that sends
+    the step (another seat's step is refused, ``not_your_step``).  An illegal step
+    raises :class:`~remi_rules.IllegalStepError` and changes nothing."""
     before = game.state
     known = len(game.record().steps)
-    game.apply(step)
+    game.apply(step, seat=seat)
     after = game.state
     made = game.record().steps[known:]
     out = [describe(made[0], before, after, lang, reveal=reveal(before.current))]
@@ -110,10 +124,19 @@ class TurnLog:
     made.  ``per_step=True`` (``replay``): a line per step as it comes, and at each
     turn's end the rack sizes, the stock, the row and the whole table."""
 
-    def __init__(self, lang: str, *, you: int | None = None, per_step: bool = False) -> None:
+    def __init__(
+        self,
+        lang: str,
+        *,
+        you: int | None = None,
+        per_step: bool = False,
+        each_step: bool = False,
+    ) -> None:
         self.lang = lang
         self.you = you
-        self.per_step = per_step
+        self.per_step = per_step or each_step
+        self.each_step = each_step
+        """With ``per_step``: the table after every step, not only at a turn's end."""
         self._group: list[Entry] = []
 
     @property
@@ -133,6 +156,12 @@ class TurnLog:
             lines.append(f"T{entry.turn:<3} {who}  {entry.text}")
         return lines
 
+    def after(self, now: GameState) -> list[str]:
+        """With ``each_step``, the position after a step (``now``)."""
+        if not self.each_step:
+            return []
+        return self._position(now)
+
     def finish(self, now: GameState) -> list[str]:
         """The end of the turn being told, ``now`` being the state at its end."""
         if not self._group:
@@ -140,11 +169,7 @@ class TurnLog:
         group, self._group = self._group, []
         lang = self.lang
         if self.per_step:
-            return [
-                "      " + status_text(now, lang),
-                "      " + _row_line(now, lang),
-                *table_lines(now.table, lang, you=self.you, indent="      "),
-            ]
+            return [] if self.each_step else self._position(now)
         first = group[0]
         mover = first.mover
         parts = [
@@ -170,6 +195,14 @@ class TurnLog:
                 now.table, lang, you=self.you, only=sorted(marks), marks=marks, indent="    "
             )
         return lines
+
+    def _position(self, now: GameState) -> list[str]:
+        lang = self.lang
+        return [
+            "      " + status_text(now, lang),
+            "      " + _row_line(now, lang),
+            *table_lines(now.table, lang, you=self.you, indent="      "),
+        ]
 
 
 def _row_line(state: GameState, lang: str) -> str:

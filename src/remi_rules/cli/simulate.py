@@ -23,16 +23,18 @@ import signal
 import sys
 import threading
 import time
+import unicodedata
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from .. import serde, variants
+from .._i18n import counted
 from ..errors import InvalidSimulationError, SimErrorCode
 from ..ruleset import Ruleset
 from ..sim import BACKENDS, BOTS, Simulation
 from ..sim import run as run_simulation
-from ..sim.report import to_csv, to_json, to_table, write_plot
+from ..sim.report import check_results, to_csv, to_json, write_plot
 from ..sim.workers import STOP_SIGNALS
 from .common import CliError, add_lang
 from .texts import tr
@@ -100,11 +102,14 @@ def _rulesets(args: argparse.Namespace) -> tuple[tuple[str, Ruleset], ...]:
 
 
 class _Bar:
-    """A plain progress bar on stderr (tqdm's when it is installed)."""
+    """A progress bar on stderr with the time left: tqdm's when the ``progress`` extra
+    is installed (``pip install 'remi-rules[progress]'``), else a plain one."""
 
-    def __init__(self, total: int, enabled: bool, err: TextIO) -> None:
+    def __init__(self, total: int, enabled: bool, err: TextIO, lang: str = "en") -> None:
         self.total, self.done, self.err = total, 0, err
         self.enabled = enabled
+        self.lang = lang
+        self.started = time.monotonic()
         self.tqdm: Any = None
         if enabled:
             try:
@@ -124,11 +129,23 @@ class _Bar:
         width = 30
         filled = width * self.done // max(self.total, 1)
         self.err.write(
-            f"\r[{'#' * filled}{' ' * (width - filled)}] {self.done}/{self.total} rounds"
+            f"\r[{'#' * filled}{' ' * (width - filled)}] {self.done}/{self.total} "
+            + tr(self.lang, "sim_eta", eta=self.eta())
+            + "   "
         )
         if self.done >= self.total:
             self.err.write("\n")
         self.err.flush()
+
+    def eta(self) -> str:
+        """The time left, ``m:ss`` (``h:mm:ss`` past an hour), from the rate so far."""
+        if not self.done:
+            return "?"
+        elapsed = time.monotonic() - self.started
+        left = int(elapsed * (self.total - self.done) / self.done + 0.5)
+        hours, rest = divmod(left, 3600)
+        minutes, seconds = divmod(rest, 60)
+        return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
 
     def close(self) -> None:
         if self.tqdm is not None:
@@ -225,7 +242,8 @@ def _simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise InvalidSimulationError(SimErrorCode.BAD_JOBS, jobs=args.jobs)
     sim = Simulation(_rulesets(args), bots, args.rounds, args.seed)
     show = args.progress if args.progress is not None else err.isatty()
-    bar = _Bar(args.rounds * len(sim.rulesets), show, err)
+    lang: str = getattr(args, "lang", "en")
+    bar = _Bar(args.rounds * len(sim.rulesets), show, err, lang)
     started = time.perf_counter()
     try:
         results = run_simulation(
@@ -237,17 +255,94 @@ def _simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     bar.close()
     elapsed = time.perf_counter() - started
     total = args.rounds * len(sim.rulesets)
-    err.write(
-        f"simulated {total} rounds in {elapsed:.1f} s ({total / max(elapsed, 1e-9):.0f} rounds/s, "
-        f"{args.jobs if args.backend == 'local' else 'ray'} "
-        f"{'process' if args.jobs == 1 and args.backend == 'local' else 'workers'})\n"
+    workers = (
+        tr(lang, "sim_ray") if args.backend != "local" else counted("processes", args.jobs, lang)
     )
-    text = {"table": to_table, "json": to_json, "csv": to_csv}[args.format](results)
+    err.write(
+        tr(
+            lang,
+            "sim_done",
+            rounds=total,
+            seconds=f"{elapsed:.1f}",
+            rate=f"{total / max(elapsed, 1e-9):.0f}",
+            workers=workers,
+        )
+        + "\n"
+    )
+    if args.format == "table":
+        text = table(results, lang)
+    else:
+        text = {"json": to_json, "csv": to_csv}[args.format](results)
     out.write(text)
     if args.plot:
         try:
             write_plot(results, args.plot)
         except RuntimeError as exc:  # matplotlib is missing
-            raise CliError("sim_bad", why=str(exc)) from None
-        err.write(f"plot written to {args.plot}\n")
+            raise CliError("sim_no_plot") from exc
+        err.write(tr(lang, "sim_plot", path=args.plot) + "\n")
     return 0
+
+
+def width(text: str) -> int:
+    """The columns ``text`` takes in a terminal: a combining mark (a diacritic typed
+    as a separate character) takes none, a wide character (CJK) two."""
+    total = 0
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        total += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return total
+
+
+def _pad(text: str, columns: int) -> str:
+    return text + " " * max(columns - width(text), 0)
+
+
+def _ci(m: dict[str, float]) -> str:
+    return f"{m['mean']:.1f} [{m['ci_low']:.1f}, {m['ci_high']:.1f}]"
+
+
+def _share(m: dict[str, float]) -> str:
+    return f"{100 * m['share']:.1f}% [{100 * m['ci_low']:.1f}, {100 * m['ci_high']:.1f}]"
+
+
+def table(results: dict[str, Any], lang: str) -> str:
+    """The simulation's summary in ``lang``, one block per ruleset, each in columns
+    that line up (measured with :func:`width`, so ``ă`` written as ``a`` and a
+    combining breve is one column)."""
+    check_results(results)
+    lines = [
+        tr(
+            lang,
+            "sim_header",
+            rounds=results["rounds"],
+            seed=results["seed"],
+            bots=", ".join(results["bots"]),
+            last=results["players"] - 1,
+        )
+    ]
+    for block in results["rulesets"]:
+        rows: list[tuple[str, str, str]] = [
+            (tr(lang, "sim_length"), _ci(block["round_length_turns"]), "")
+        ]
+        for reason, m in block["ends"].items():
+            rows.append((tr(lang, f"sim_end_{reason}"), _share(m), f"({m['count']})"))
+        rows.append((tr(lang, "sim_first"), _ci(block["first_player_advantage"]), ""))
+        for seat in block["seats"]:
+            extra = tr(
+                lang,
+                "sim_spread",
+                median=f"{seat['median']:.0f}",
+                low=f"{seat['min']:.0f}",
+                high=f"{seat['max']:.0f}",
+            )
+            rows.append((tr(lang, "sim_seat", n=seat["seat"], bot=seat["bot"]), _ci(seat), extra))
+        for name, m in block["bots"].items():
+            rows.append((tr(lang, "sim_bot", name=name), _ci(m), ""))
+        first = max(width(label) for label, _, _ in rows) + 2
+        second = max(width(value) for _, value, _ in rows) + 2
+        lines += ["", tr(lang, "sim_block", label=block["label"], fp=block["fingerprint"])]
+        for label, value, extra in rows:
+            line = "  " + _pad(label, first) + (_pad(value, second) + extra if extra else value)
+            lines.append(line.rstrip())
+    return "\n".join(lines) + "\n"

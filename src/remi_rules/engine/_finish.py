@@ -590,10 +590,14 @@ def _nothing_owed(state: GameState) -> bool:
     )
 
 
-def finishable_steps(state: GameState, steps: Iterable[Step]) -> tuple[Step, ...]:
+def finishable_steps(
+    state: GameState, steps: Iterable[Step], memo: dict[Hashable, bool] | None = None
+) -> tuple[Step, ...]:
     """The steps of ``steps`` that :func:`finishable_after` accepts (each assumed
     legal), :class:`Undo` kept: an undo goes back to a position of the turn, and a
-    player who made only finishable steps only goes back to finishable ones."""
+    player who made only finishable steps only goes back to finishable ones.
+    ``memo``: the positions of this turn already judged (shared by the calls of one
+    turn), else a new one for these steps."""
     steps = tuple(steps)
     if state.phase is Phase.OVER:
         return ()
@@ -602,7 +606,7 @@ def finishable_steps(state: GameState, steps: Iterable[Step]) -> tuple[Step, ...
     partners = _partners(state)
     keep = state.rules.swapped_joker_use is SwappedJokerUse.KEEP
     out: list[Step] = []
-    memo: dict[Hashable, bool] = {}
+    memo = {} if memo is None else memo
     for step in steps:
         if isinstance(step, Undo):
             out.append(step)

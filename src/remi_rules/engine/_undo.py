@@ -9,6 +9,7 @@ game (docs/protocol.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Final
 
 from ..errors import IllegalStepError, StepErrorCode
@@ -46,18 +47,21 @@ def undo_refusal(state: GameState, info: UndoInfo) -> IllegalStepError | None:
     return None
 
 
-def past_cap_refusal(state: GameState, info: UndoInfo, step: Step) -> IllegalStepError | None:
+def past_cap_refusal(
+    state: GameState, info: UndoInfo, step: Step, memo: dict[Hashable, bool] | None = None
+) -> IllegalStepError | None:
     """Past the undo cap what is put down stays, so a step of the player to move
     after which his turn could no longer end (:func:`~remi_rules.engine._finish.
     finishable_after`: not finishable) is refused with ``undo_limit``; the turn can
-    then always end.  An illegal step gets its own refusal."""
+    then always end.  An illegal step gets its own refusal.  ``memo``: the positions
+    of this turn already judged (:func:`~remi_rules.engine._finish.finishable_after`)."""
     if not info.past_cap or isinstance(step, Undo):
         return None
     # getattr: something that is not a step gets apply_step's TypeError
     in_turn = getattr(step, "in_turn", True)
     if not in_turn and getattr(step, "seat", None) != state.current:
         return None
-    if finishable_after(state, step):
+    if finishable_after(state, step, memo):
         return None
     from .transition import NoChance, apply_step
 
@@ -84,19 +88,21 @@ def steps_with_undo(
     *,
     seat: int | None = None,
     finishable: bool = False,
+    memo: dict[Hashable, bool] | None = None,
 ) -> tuple[Step, ...]:
     """Every legal step now given what :class:`Undo` may do (``info``): the steps of
     :func:`~remi_rules.engine.legal.legal_steps`, past the cap without those that would
     leave the turn unable to end, and :class:`Undo` where it is legal; with ``seat``
     only the steps that seat sends (:func:`sender_of`), with ``finishable`` only the
-    finishable ones (:func:`~remi_rules.engine._finish.finishable_steps`)."""
+    finishable ones (:func:`~remi_rules.engine._finish.finishable_steps`); ``memo``
+    the positions of this turn the search has judged (a game keeps one per turn)."""
     from .legal import legal_steps, seat_steps
 
     # (an exchange of doubles names the other seat's hidden tile: all seats only)
     steps = legal_steps(state) if seat is None else seat_steps(state, seat)
     if info.past_cap or finishable:
         # past the cap, the listed steps (legal) that past_cap_refusal lets through
-        steps = finishable_steps(state, steps)
+        steps = finishable_steps(state, steps, memo)
     if info.steps and (seat is None or seat == state.current) and undo_refusal(state, info) is None:
         steps = (*steps, Undo())
     return steps

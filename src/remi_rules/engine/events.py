@@ -12,10 +12,11 @@ every id that seat cannot know is replaced by ``None`` (docs/protocol.md).
 from __future__ import annotations
 
 import enum
-from typing import ClassVar, Self
+from typing import ClassVar, Final, Self
 
 import attrs
 
+from .._fields import MELD_INDEX, SEAT, TILE_ID, TURN, ints, items
 from ..lipire import End
 from .steps import Step
 
@@ -78,6 +79,11 @@ def _viewer(seat: object) -> int | None:
     return seat
 
 
+_IDS: Final = items(TILE_ID, most=106)
+"""Tile ids (an id hidden from the viewer is null)."""
+_ORDER: Final = items(TILE_ID, most=106, least=106)
+
+
 def _hidden(ids: tuple[int | None, ...]) -> tuple[int | None, ...]:
     return (None,) * len(ids)
 
@@ -90,7 +96,7 @@ class DealerChosen(_Event):
 
     kind: ClassVar[str] = "dealer_chosen"
     chance: ClassVar[bool] = True
-    dealer: int
+    dealer: int = attrs.field(metadata=SEAT)
 
 
 @attrs.frozen(weakref_slot=False)
@@ -102,9 +108,9 @@ class Dealt(_Event):
 
     kind: ClassVar[str] = "dealt"
     chance: ClassVar[bool] = True
-    order: tuple[int | None, ...]
-    starter: int
-    sizes: tuple[int, ...] = ()
+    order: tuple[int | None, ...] = attrs.field(metadata=_ORDER)
+    starter: int = attrs.field(metadata=SEAT)
+    sizes: tuple[int, ...] = attrs.field(default=(), metadata=items(ints(0, 106), most=4))
 
     def seen_by(self, seat: int | None) -> Self:
         seat = _viewer(seat)
@@ -125,9 +131,9 @@ class AtuReturned(_Event):
 
     kind: ClassVar[str] = "atu_returned"
     chance: ClassVar[bool] = True
-    joker: int
-    atu: int
-    stock: tuple[int | None, ...]
+    joker: int = attrs.field(metadata=ints(104, 105))
+    atu: int = attrs.field(metadata=TILE_ID)
+    stock: tuple[int | None, ...] = attrs.field(metadata=_IDS)
 
     def seen_by(self, seat: int | None) -> Self:
         _viewer(seat)
@@ -141,7 +147,7 @@ class StockReshuffled(_Event):
 
     kind: ClassVar[str] = "stock_reshuffled"
     chance: ClassVar[bool] = True
-    stock: tuple[int | None, ...]
+    stock: tuple[int | None, ...] = attrs.field(metadata=_IDS)
 
     def seen_by(self, seat: int | None) -> Self:
         _viewer(seat)
@@ -151,8 +157,8 @@ class StockReshuffled(_Event):
 @attrs.frozen(weakref_slot=False)
 class TurnStarted(_Event):
     kind: ClassVar[str] = "turn_started"
-    seat: int
-    turn: int
+    seat: int = attrs.field(metadata=SEAT)
+    turn: int = attrs.field(metadata=TURN)
 
 
 @attrs.frozen(weakref_slot=False)
@@ -160,8 +166,8 @@ class Drew(_Event):
     """``seat`` drew ``tile`` from the stock; only that seat sees which."""
 
     kind: ClassVar[str] = "drew"
-    seat: int
-    tile: int | None
+    seat: int = attrs.field(metadata=SEAT)
+    tile: int | None = attrs.field(metadata=TILE_ID)
 
     def seen_by(self, seat: int | None) -> Self:
         return self if _viewer(seat) == self.seat else attrs.evolve(self, tile=None)
@@ -172,49 +178,49 @@ class TookFromRow(_Event):
     """``tiles`` left the row at ``index`` for ``seat``'s rack (the picked tile first)."""
 
     kind: ClassVar[str] = "took_from_row"
-    seat: int
-    index: int
-    tiles: tuple[int, ...]
+    seat: int = attrs.field(metadata=SEAT)
+    index: int = attrs.field(metadata=ints(0, 105, "a position in the discard row, oldest first"))
+    tiles: tuple[int, ...] = attrs.field(metadata=_IDS)
 
 
 @attrs.frozen(weakref_slot=False)
 class TookAtu(_Event):
     kind: ClassVar[str] = "took_atu"
-    seat: int
-    tile: int
+    seat: int = attrs.field(metadata=SEAT)
+    tile: int = attrs.field(metadata=TILE_ID)
 
 
 @attrs.frozen(weakref_slot=False)
 class Melded(_Event):
     kind: ClassVar[str] = "melded"
-    seat: int
-    meld: int
-    tiles: tuple[int, ...]
+    seat: int = attrs.field(metadata=SEAT)
+    meld: int = attrs.field(metadata=MELD_INDEX)
+    tiles: tuple[int, ...] = attrs.field(metadata=_IDS)
 
 
 @attrs.frozen(weakref_slot=False)
 class LaidOff(_Event):
     kind: ClassVar[str] = "laid_off"
-    seat: int
-    meld: int
-    tile: int
+    seat: int = attrs.field(metadata=SEAT)
+    meld: int = attrs.field(metadata=MELD_INDEX)
+    tile: int = attrs.field(metadata=TILE_ID)
     end: End
 
 
 @attrs.frozen(weakref_slot=False)
 class JokerSwapped(_Event):
     kind: ClassVar[str] = "joker_swapped"
-    seat: int
-    meld: int
-    joker: int
-    tile: int
+    seat: int = attrs.field(metadata=SEAT)
+    meld: int = attrs.field(metadata=MELD_INDEX)
+    joker: int = attrs.field(metadata=ints(104, 105))
+    tile: int = attrs.field(metadata=TILE_ID)
 
 
 @attrs.frozen(weakref_slot=False)
 class Discarded(_Event):
     kind: ClassVar[str] = "discarded"
-    seat: int
-    tile: int
+    seat: int = attrs.field(metadata=SEAT)
+    tile: int = attrs.field(metadata=TILE_ID)
 
 
 @attrs.frozen(weakref_slot=False)
@@ -223,8 +229,8 @@ class Announced(_Event):
     (ANNOUNCE-04 under :class:`~remi_rules.engine.Automation`)."""
 
     kind: ClassVar[str] = "announced"
-    seat: int
-    what: str
+    seat: int = attrs.field(metadata=SEAT)
+    what: str = attrs.field(metadata={"choices": ("few_tiles", "atu")})
     automatic: bool = False
 
 
@@ -234,13 +240,18 @@ class AnnouncementMissed(_Event):
     turn began: he is liable for ``no_announce_penalty`` (ANNOUNCE-03, OQ-41)."""
 
     kind: ClassVar[str] = "announcement_missed"
-    seat: int
+    seat: int = attrs.field(metadata=SEAT)
 
 
 @attrs.frozen(weakref_slot=False)
 class PeTablaDeclared(_Event):
     kind: ClassVar[str] = "pe_tabla_declared"
-    seat: int
+    seat: int = attrs.field(metadata=SEAT)
+
+
+DOUBLE_CLASSES: Final = ("small", "big", "key")
+"""The classes of doubles (DUBLE-02), as :func:`~remi_rules.engine.double_class` names
+them."""
 
 
 @attrs.frozen(weakref_slot=False)
@@ -250,9 +261,9 @@ class DoublesOffered(_Event):
     seen by that seat only."""
 
     kind: ClassVar[str] = "doubles_offered"
-    seat: int
-    double_class: str
-    tile: int | None
+    seat: int = attrs.field(metadata=SEAT)
+    double_class: str = attrs.field(metadata={"choices": DOUBLE_CLASSES})
+    tile: int | None = attrs.field(metadata=TILE_ID)
 
     def seen_by(self, seat: int | None) -> Self:
         return self if _viewer(seat) == self.seat else attrs.evolve(self, tile=None)
@@ -265,8 +276,8 @@ class DoublesOfferWithdrawn(_Event):
     ``"lapsed"`` (play started)."""
 
     kind: ClassVar[str] = "doubles_offer_withdrawn"
-    seat: int
-    reason: str
+    seat: int = attrs.field(metadata=SEAT)
+    reason: str = attrs.field(metadata={"choices": ("broken", "lapsed")})
 
 
 @attrs.frozen(weakref_slot=False)
@@ -275,10 +286,10 @@ class DoublesExchanged(_Event):
     and got ``received``: blind, so only those two seats see the tiles."""
 
     kind: ClassVar[str] = "doubles_exchanged"
-    seat: int
-    other: int
-    given: tuple[int | None, ...]
-    received: tuple[int | None, ...]
+    seat: int = attrs.field(metadata=SEAT)
+    other: int = attrs.field(metadata=SEAT)
+    given: tuple[int | None, ...] = attrs.field(metadata=_IDS)
+    received: tuple[int | None, ...] = attrs.field(metadata=_IDS)
 
     def seen_by(self, seat: int | None) -> Self:
         if _viewer(seat) in (self.seat, self.other):
@@ -293,10 +304,10 @@ class RoundEnded(_Event):
 
     kind: ClassVar[str] = "round_ended"
     reason: EndReason
-    closer: int | None = None
-    closing_tile: int | None = None
+    closer: int | None = attrs.field(default=None, metadata=SEAT)
+    closing_tile: int | None = attrs.field(default=None, metadata=TILE_ID)
     pe_tabla: bool = False
-    racks: tuple[tuple[int, ...], ...] = ()
+    racks: tuple[tuple[int, ...], ...] = attrs.field(default=(), metadata=items(_IDS, most=4))
 
 
 @attrs.frozen(weakref_slot=False)
@@ -306,7 +317,7 @@ class RoundScored(_Event):
 
     kind: ClassVar[str] = "round_scored"
     totals: tuple[int, ...]
-    winners: tuple[int, ...]
+    winners: tuple[int, ...] = attrs.field(metadata=items(SEAT, most=4))
 
 
 @attrs.frozen(weakref_slot=False)
@@ -321,11 +332,11 @@ class StepUndone(_Event):
 
     kind: ClassVar[str] = "step_undone"
     step: Step
-    seat: int
-    to_rack: tuple[int, ...] = ()
-    from_rack: tuple[int, ...] = ()
-    to_row: tuple[int, ...] = ()
-    melds_removed: tuple[int, ...] = ()
+    seat: int = attrs.field(metadata=SEAT)
+    to_rack: tuple[int, ...] = attrs.field(default=(), metadata=_IDS)
+    from_rack: tuple[int, ...] = attrs.field(default=(), metadata=_IDS)
+    to_row: tuple[int, ...] = attrs.field(default=(), metadata=_IDS)
+    melds_removed: tuple[int, ...] = attrs.field(default=(), metadata=items(MELD_INDEX, most=106))
     atu_returned: bool = False
 
 

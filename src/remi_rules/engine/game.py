@@ -15,10 +15,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
+from typing import Final
 
 import attrs
 
+from .._fields import PLAYERS, SEAT, TILE_ID, TILES, items
 from .._slots import maker
 from ..errors import (
     EngineArgumentError,
@@ -93,22 +95,37 @@ def _is_int(_inst: object, attribute: attrs.Attribute[int], value: object) -> No
         raise TypeError(f"{attribute.name} must be an int, not {type(value).__name__}")
 
 
+_TILE_COUNT: Final = StateErrorCode.TILE_COUNT
+_MOST_RECORDED: Final = 1_000_000
+"""The most steps, and chance outcomes, a saved record may hold."""
+
+
 @attrs.frozen(kw_only=True)
 class GameRecord:
     """Everything needed to replay a round without a random generator: the rules, the
     deal (106 ids: racks of seats 0…, the atu, the stock top first), the dealer and
     starter, every step in order (automatic ones included) and every chance outcome
-    (each a permutation of the tiles shuffled), in the order they happened.  The
-    fields' types are checked here (:class:`TypeError`), their values when the record
-    is replayed."""
+    (each a permutation of the tiles shuffled), in the order they happened.
+
+    The fields' types are checked here (:class:`TypeError`), their values when the
+    record is replayed."""
 
     rules: Ruleset = attrs.field(validator=of_type(Ruleset))
-    players: int = attrs.field(validator=_is_int)
-    dealer: int = attrs.field(validator=_is_int)
-    starter: int = attrs.field(validator=_is_int)
-    deal: tuple[int, ...] = attrs.field(validator=of_type(tuple))
-    steps: tuple[Step, ...] = attrs.field(default=(), validator=of_type(tuple))
-    chance: tuple[tuple[int, ...], ...] = attrs.field(default=(), validator=of_type(tuple))
+    players: int = attrs.field(validator=_is_int, metadata=PLAYERS)
+    dealer: int = attrs.field(validator=_is_int, metadata=SEAT)
+    starter: int = attrs.field(validator=_is_int, metadata=SEAT)
+    deal: tuple[int, ...] = attrs.field(
+        validator=of_type(tuple),
+        metadata=items(
+            TILE_ID, most=106, least=106, unique=True, size_code=_TILE_COUNT, dup_code=_TILE_COUNT
+        ),
+    )
+    steps: tuple[Step, ...] = attrs.field(
+        default=(), validator=of_type(tuple), metadata=items(most=_MOST_RECORDED)
+    )
+    chance: tuple[tuple[int, ...], ...] = attrs.field(
+        default=(), validator=of_type(tuple), metadata=items(TILES, most=_MOST_RECORDED)
+    )
 
 
 def score_state(state: GameState) -> RoundResult:
@@ -215,6 +232,11 @@ class Game:
         self._rescue = 0
         """Past the cap, an undo may take back the steps below this depth of ``_undo``
         (those made before the cap was reached), and only from a turn that cannot end."""
+        self._finish_memo: tuple[tuple[int, int], dict[Hashable, bool]] = ((0, -1), {})
+        """The positions of the pending turn the finishable search has judged, for
+        ``(turn, seat)`` (:meth:`_memo`): the same positions come back within a turn
+        (the legal steps, then the step applied, an undo), and a position's answer
+        depends only on the turn."""
         self.automation = _automation(automation) or Automation()
         self.names = names or tuple(f"seat {s}" for s in range(state.players))
         self.deal_events: tuple[Event, ...] = ()
@@ -442,7 +464,16 @@ class Game:
             seat = self._seat_arg(seat)
         if type(finishable) is not bool:
             raise TypeError(f"finishable must be a bool, not {type(finishable).__name__}")
-        return steps_with_undo(self._state, self.undo_info(), seat=seat, finishable=finishable)
+        return steps_with_undo(
+            self._state, self.undo_info(), seat=seat, finishable=finishable, memo=self._memo()
+        )
+
+    def _memo(self) -> dict[Hashable, bool]:
+        """The finishable search's memo of the pending turn (a new one for a new turn)."""
+        key = (self._state.turn, self._state.current)
+        if self._finish_memo[0] != key:
+            self._finish_memo = (key, {})
+        return self._finish_memo[1]
 
     def undo_info(self) -> UndoInfo:
         """What :class:`Undo` may still do in the pending turn (public: a
@@ -470,7 +501,7 @@ class Game:
             return False
         if isinstance(step, Undo):
             return True
-        return finishable_after(self._state, step)
+        return finishable_after(self._state, step, self._memo())
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see (:class:`~remi_rules.engine.view.PlayerView`), with what
@@ -489,7 +520,7 @@ class Game:
             self._undo_target(step)
             return
         if not self._undos_left():
-            refusal = past_cap_refusal(self._state, self.undo_info(), step)
+            refusal = past_cap_refusal(self._state, self.undo_info(), step, self._memo())
             if refusal is not None:
                 raise refusal
         apply_step(self._state, step, NoChance())
@@ -516,7 +547,7 @@ class Game:
         if isinstance(step, Undo):
             return self._undo_step()
         if not self._undos_left():
-            refusal = past_cap_refusal(self._state, self.undo_info(), step)
+            refusal = past_cap_refusal(self._state, self.undo_info(), step, self._memo())
             if refusal is not None:
                 raise refusal
         before = self._state

@@ -16,7 +16,7 @@ lists each choice once, with *canonical* copies (:func:`canonical_step`):
 * a step that puts tiles down (meld, lay-off, swap) is listed once per choice of
   copy classes for its tile values; the owed classes (the taken tile, a swapped
   joker, the atu's twin) come first, as in the CLI's notation
-  (:mod:`remi_rules.cli.notation`: "the copy the turn owes first"), and within a
+  (:mod:`remi_rules.notation`: "the copy the turn owes first"), and within a
   class the copies are used in rack order;
 * a discard is listed once per class (its first copy in rack order).
 

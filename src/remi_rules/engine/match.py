@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 
+from .._fields import ints
 from ..errors import EngineArgumentError, EngineErrorCode
 from ..ruleset import Ruleset, require_ruleset
 from ._typed import of_type
@@ -59,16 +60,14 @@ class MatchConfig:
     # The metadata bound the fields in a saved match (remi_rules.serde): ``lo``/``hi``,
     # ``seat`` for a seat number (below the number of players).
     rounds: int | None = attrs.field(
-        default=None, validator=_positive, metadata={"lo": 1, "hi": MAX_MATCH_ROUNDS}
+        default=None, validator=_positive, metadata=ints(1, MAX_MATCH_ROUNDS)
     )
-    target: int | None = attrs.field(
-        default=None, validator=_positive, metadata={"lo": 1, "hi": 10**9}
-    )
+    target: int | None = attrs.field(default=None, validator=_positive, metadata=ints(1, 10**9))
     max_rounds: int = attrs.field(
-        default=100, validator=_positive, metadata={"lo": 1, "hi": MAX_MATCH_ROUNDS}
+        default=100, validator=_positive, metadata=ints(1, MAX_MATCH_ROUNDS)
     )
     first_starter: int | None = attrs.field(
-        default=None, validator=_seat_or_none, metadata={"lo": 0, "seat": True}
+        default=None, validator=_seat_or_none, metadata=ints(0, seat=True)
     )
     automation: Automation = attrs.field(default=Automation(), validator=of_type(Automation))
 

@@ -15,13 +15,27 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
+from .._fields import (
+    COUNT,
+    DOUBLES,
+    MELD_INDEXES,
+    PLACE,
+    PLAYERS,
+    SEAT,
+    SWAPPED_JOKERS,
+    TILE_ID,
+    TILES,
+    TURN,
+    TURN_TILES,
+    items,
+)
 from .._slots import evolver, maker
 from ..context import NO_JOKER_HISTORY, TurnContext
 from ..ruleset import Ruleset, SwappedJokerUse
 from ..rupere import TakeObligation
 from ..table import Table
 from ..tiles import JOKER_IDS
-from .events import EndReason
+from .events import DOUBLE_CLASSES, EndReason
 from .steps import TakeKind
 
 _T = TypeVar("_T")
@@ -55,24 +69,6 @@ class Phase(enum.StrEnum):
     """The round has ended (CLOSE-07, END-01/02/04)."""
 
 
-TILE_ID: Final = {
-    "lo": 0,
-    "hi": 105,
-    "doc": "a physical tile id (8*(rank-1) + 2*colour + copy; jokers 104, 105)",
-}
-"""The metadata of a field holding a physical tile id: its range and description, read
-by :mod:`remi_rules.serde` (its loader's checks and the saved formats' JSON Schema)."""
-SEAT: Final = {"lo": 0, "hi": 3, "seat": True, "doc": "a seat number (0 to players-1)"}
-"""The metadata of a field holding a seat number (below the number of players)."""
-
-
-PLACE: Final = {"items": TILE_ID, "max_items": 106, "size_code": "state_tile_count"}
-"""The metadata of a place holding tiles (a rack, the stock, the row): up to 106 ids
-(a tile twice is the census' to name, ``state_tile_count`` for too many)."""
-COUNT: Final = {"lo": 0, "hi": 1_000_000}
-"""The metadata of a counter (of turns, of steps)."""
-
-
 @attrs.frozen(weakref_slot=False)  # layout twin: see remi_rules._slots
 class SeatState:
     """One seat: its rack (physical ids, in arrival order) and what it has done."""
@@ -99,10 +95,10 @@ class TurnState:
     """The pending turn of ``seat``: what its turn-spanning constraints need (RUPE-01,
     OPEN-02/03, JOLY-04), checked when the turn ends."""
 
-    seat: int
-    number: int
+    seat: int = attrs.field(metadata=SEAT)
+    number: int = attrs.field(metadata=TURN)
     """The round's turn number, from 1 (the starter's first turn)."""
-    rack_at_start: tuple[int, ...]
+    rack_at_start: tuple[int, ...] = attrs.field(metadata=TILES)
     opened_before: bool
     took: TakeKind | None = None
     """The take step's :attr:`~remi_rules.engine.steps.TakeKind` (its value is the
@@ -110,15 +106,15 @@ class TurnState:
     ``"take_atu"``), or None before the take."""
     obligation: TakeObligation | None = None
     """For a take from the row or of the atu (RUPE-01, ATU-06)."""
-    new_melds: tuple[int, ...] = ()
+    new_melds: tuple[int, ...] = attrs.field(default=(), metadata=MELD_INDEXES)
     """Indexes of the melds created in this turn."""
-    laid_off: tuple[int, ...] = ()
+    laid_off: tuple[int, ...] = attrs.field(default=(), metadata=TURN_TILES)
     """Ids laid off in this turn (swaps excluded)."""
-    swapped_jokers: tuple[int, ...] = ()
+    swapped_jokers: tuple[int, ...] = attrs.field(default=(), metadata=SWAPPED_JOKERS)
     """Jokers taken off the table in this turn (JOLY-04)."""
-    placed: tuple[int, ...] = ()
+    placed: tuple[int, ...] = attrs.field(default=(), metadata=TURN_TILES)
     """Every rack tile put on the table in this turn (melds, lay-offs, swaps)."""
-    steps: int = 0
+    steps: int = attrs.field(default=0, metadata=COUNT)
     """In-turn steps applied so far."""
 
     @property
@@ -187,8 +183,16 @@ class DoublesOffer:
     (``None`` in another seat's view)."""
 
     seat: int = attrs.field(metadata=SEAT)
-    double_class: str
-    tile: int | None = attrs.field(metadata=TILE_ID)
+    double_class: str = attrs.field(
+        metadata={"choices": DOUBLE_CLASSES, "doc": "the double's class (DUBLE-02)"}
+    )
+    tile: int | None = attrs.field(
+        metadata={**TILE_ID, "doc": "the tile it would give (null in another seat's view)"}
+    )
+
+
+OFFERS: Final = items(most=4, doc="the open offers of doubles, at most one per seat")
+"""The metadata of a list of open offers (one per seat at most)."""
 
 
 @attrs.frozen
@@ -207,38 +211,38 @@ class GameState:
     :func:`remi_rules.serde.dump_game`."""
 
     rules: Ruleset
-    players: int
-    dealer: int
-    starter: int
+    players: int = attrs.field(metadata=PLAYERS)
+    dealer: int = attrs.field(metadata=SEAT)
+    starter: int = attrs.field(metadata=SEAT)
     phase: Phase
-    current: int
+    current: int = attrs.field(metadata=SEAT)
     """The seat whose turn it is."""
-    turn: int
+    turn: int = attrs.field(metadata=TURN)
     """The round's turn number, from 1."""
-    seats: tuple[SeatState, ...]
-    stock: tuple[int, ...]
+    seats: tuple[SeatState, ...] = attrs.field(metadata=items(most=4, least=2))
+    stock: tuple[int, ...] = attrs.field(metadata=PLACE)
     """Face down, top (next to draw) first."""
-    row: tuple[int, ...]
+    row: tuple[int, ...] = attrs.field(metadata=PLACE)
     """The discard row, oldest first (TURN-09)."""
     row_dead_first: bool
     """``row[0]`` is the starter's dead first discard (TURN-01); false after an online
     reshuffle took it into the stock."""
-    atu: int
+    atu: int = attrs.field(metadata=TILE_ID)
     """The physical id of the tile turned up after the deal (DEAL-03)."""
     atu_face_up: bool
     """The atu still lies face up (not taken, ATU-06)."""
     table: Table
     pending: TurnState | None
     """The current turn; None once the round is over."""
-    announce_window: int | None = None
+    announce_window: int | None = attrs.field(default=None, metadata=SEAT)
     """The seat that ended the last turn with few tiles and may still announce (ANNOUNCE-02)."""
     preplay: bool = True
     """Doubles may be exchanged and the deal voided (DEAL-06 step 2): until the
     starter's first discard."""
-    exchanged: tuple[int, ...] = ()
+    exchanged: tuple[int, ...] = attrs.field(default=(), metadata=DOUBLES)
     """Values already exchanged as doubles, as ``id // 2`` (each double at most once, OQ-30)."""
     end: RoundEnd | None = None
-    offers: tuple[DoublesOffer, ...] = ()
+    offers: tuple[DoublesOffer, ...] = attrs.field(default=(), metadata=OFFERS)
     """The open offers of doubles (at most one per seat, in the order they were made);
     they lapse when play starts."""
 

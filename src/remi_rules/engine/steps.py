@@ -11,11 +11,12 @@ of the pending turn.
 
 Tiles are physical ids (0–105, see :func:`remi_rules.tile_of`), so a log says exactly
 which tile moved.  Every step has a ``kind`` (its tag in JSON) and ``str(step)``
-writes it in tile notation.
+writes it in the step notation of :mod:`remi_rules.notation` (English, without a
+view: ``7R'`` is the copy with the odd id).
 
 >>> from remi_rules.engine.steps import MeldTiles, Discard
->>> str(MeldTiles((40, 48, 56))), Discard(0).kind
-('meld 6R 7R 8R', 'discard')
+>>> str(MeldTiles((40, 49, 56))), Discard(0).kind
+("meld 6R 7R' 8R", 'discard')
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from typing import ClassVar
 
 import attrs
 
-from ..errors import safe_text
+from .._fields import MELD_INDEX, SEAT, TILE_ID, ints, items
+from ..errors import StateErrorCode, safe_text
 from ..lipire import End
 from ..tiles import tile_of
 from ._typed import of_type
@@ -112,6 +114,14 @@ class _Step:
     other step can be re-applied to a loaded game (so that they can still be
     undone) and give the same state."""
 
+    def __str__(self) -> str:
+        """The step in the English notation of :mod:`remi_rules.notation`, without a
+        view (``meld 6R 7R' 8R``): :func:`~remi_rules.notation.parse_step` reads it
+        back as the same step."""
+        from ..notation import format_step
+
+        return format_step(self)  # type: ignore[arg-type]
+
 
 @attrs.frozen
 class Draw(_Step):
@@ -119,9 +129,6 @@ class Draw(_Step):
 
     kind: ClassVar[str] = "draw"
     take: ClassVar[TakeKind | None] = TakeKind.DRAW
-
-    def __str__(self) -> str:
-        return "draw"
 
 
 @attrs.frozen
@@ -133,9 +140,6 @@ class TakeLastDiscard(_Step):
     undoable: ClassVar[bool] = True
     resumable: ClassVar[bool] = True
 
-    def __str__(self) -> str:
-        return "take last discard"
-
 
 @attrs.frozen
 class Rupere(_Step):
@@ -146,10 +150,9 @@ class Rupere(_Step):
     take: ClassVar[TakeKind | None] = TakeKind.RUPERE
     undoable: ClassVar[bool] = True
     resumable: ClassVar[bool] = True
-    index: int = attrs.field(validator=_int)
-
-    def __str__(self) -> str:
-        return f"rupere at {self.index}"
+    index: int = attrs.field(
+        validator=_int, metadata=ints(0, 105, "a position in the discard row, oldest first")
+    )
 
 
 @attrs.frozen
@@ -161,9 +164,6 @@ class TakeAtu(_Step):
     undoable: ClassVar[bool] = True
     resumable: ClassVar[bool] = True
 
-    def __str__(self) -> str:
-        return "take atu"
-
 
 @attrs.frozen
 class MeldTiles(_Step):
@@ -173,10 +173,12 @@ class MeldTiles(_Step):
     kind: ClassVar[str] = "meld"
     undoable: ClassVar[bool] = True
     resumable: ClassVar[bool] = True
-    tiles: tuple[int, ...] = attrs.field(converter=_ids)
-
-    def __str__(self) -> str:
-        return "meld " + " ".join(_t(i) for i in self.tiles)
+    tiles: tuple[int, ...] = attrs.field(
+        converter=_ids,
+        metadata=items(
+            TILE_ID, most=106, unique=True, size_code=StateErrorCode.TILE_COUNT, legal_most=13
+        ),
+    )
 
 
 _LAYOFF_ENDS = {end.value: end for end in (End.LOW, End.HIGH, End.SET)}
@@ -202,19 +204,16 @@ class LayOff(_Step):
     kind: ClassVar[str] = "lay_off"
     undoable: ClassVar[bool] = True
     resumable: ClassVar[bool] = True
-    tile: int = attrs.field(validator=_int)
-    meld: int = attrs.field(validator=_int)
+    tile: int = attrs.field(validator=_int, metadata=TILE_ID)
+    meld: int = attrs.field(validator=_int, metadata=MELD_INDEX)
     end: End | None = attrs.field(
         default=None,
         converter=_end,
         validator=attrs.validators.optional(of_type(End)),
+        metadata={"choices": tuple(_LAYOFF_ENDS)},
     )
     """An :class:`~remi_rules.lipire.End` (also exported by :mod:`remi_rules.engine`),
     or its string form ``"low"``, ``"high"``, ``"set"`` (as JSON carries it)."""
-
-    def __str__(self) -> str:
-        end = f" ({self.end.value})" if self.end is not None else ""
-        return f"lay off {_t(self.tile)} on meld {self.meld}{end}"
 
 
 @attrs.frozen
@@ -225,12 +224,9 @@ class SwapJoker(_Step):
     kind: ClassVar[str] = "swap_joker"
     undoable: ClassVar[bool] = True
     resumable: ClassVar[bool] = True
-    tile: int = attrs.field(validator=_int)
-    meld: int = attrs.field(validator=_int)
-    joker: int = attrs.field(validator=_int)
-
-    def __str__(self) -> str:
-        return f"swap {_t(self.tile)} for joker {self.joker} in meld {self.meld}"
+    tile: int = attrs.field(validator=_int, metadata=TILE_ID)
+    meld: int = attrs.field(validator=_int, metadata=MELD_INDEX)
+    joker: int = attrs.field(validator=_int, metadata=TILE_ID)
 
 
 @attrs.frozen
@@ -239,10 +235,7 @@ class Discard(_Step):
     ``discard`` closing mode, discarding the last tile closes (CLOSE-01)."""
 
     kind: ClassVar[str] = "discard"
-    tile: int = attrs.field(validator=_int)
-
-    def __str__(self) -> str:
-        return f"discard {_t(self.tile)}"
+    tile: int = attrs.field(validator=_int, metadata=TILE_ID)
 
 
 @attrs.frozen
@@ -251,10 +244,7 @@ class Close(_Step):
     ``discard`` mode (CLOSE-01), kept in ``keep`` mode (CLOSE-02)."""
 
     kind: ClassVar[str] = "close"
-    tile: int = attrs.field(validator=_int)
-
-    def __str__(self) -> str:
-        return f"close with {_t(self.tile)}"
+    tile: int = attrs.field(validator=_int, metadata=TILE_ID)
 
 
 @attrs.frozen
@@ -264,10 +254,7 @@ class AnnounceFewTiles(_Step):
     kind: ClassVar[str] = "announce_few_tiles"
     in_turn: ClassVar[bool] = False
     resumable: ClassVar[bool] = True
-    seat: int = attrs.field(validator=_int)
-
-    def __str__(self) -> str:
-        return f"seat {self.seat} announces few tiles"
+    seat: int = attrs.field(validator=_int, metadata=SEAT)
 
 
 @attrs.frozen
@@ -277,10 +264,7 @@ class AnnounceAtu(_Step):
     kind: ClassVar[str] = "announce_atu"
     in_turn: ClassVar[bool] = False
     resumable: ClassVar[bool] = True
-    seat: int = attrs.field(validator=_int)
-
-    def __str__(self) -> str:
-        return f"seat {self.seat} announces the atu"
+    seat: int = attrs.field(validator=_int, metadata=SEAT)
 
 
 @attrs.frozen
@@ -290,10 +274,7 @@ class DeclarePeTabla(_Step):
     kind: ClassVar[str] = "declare_pe_tabla"
     in_turn: ClassVar[bool] = False
     resumable: ClassVar[bool] = True
-    seat: int = attrs.field(validator=_int)
-
-    def __str__(self) -> str:
-        return f"seat {self.seat} declares pe tablă"
+    seat: int = attrs.field(validator=_int, metadata=SEAT)
 
 
 @attrs.frozen
@@ -309,11 +290,8 @@ class OfferDoubles(_Step):
     kind: ClassVar[str] = "offer_doubles"
     in_turn: ClassVar[bool] = False
     resumable: ClassVar[bool] = True
-    seat: int = attrs.field(validator=_int)
-    tile: int = attrs.field(validator=_int)
-
-    def __str__(self) -> str:
-        return f"seat {self.seat} offers the double of {_t(self.tile)}"
+    seat: int = attrs.field(validator=_int, metadata=SEAT)
+    tile: int = attrs.field(validator=_int, metadata=TILE_ID)
 
 
 @attrs.frozen
@@ -326,13 +304,13 @@ class AcceptDoubles(_Step):
     kind: ClassVar[str] = "accept_doubles"
     in_turn: ClassVar[bool] = False
     resumable: ClassVar[bool] = True
-    seat: int = attrs.field(validator=_int)
-    tile: int = attrs.field(validator=_int)
-    offer: int = attrs.field(validator=_int)
+    seat: int = attrs.field(validator=_int, metadata=SEAT)
+    tile: int = attrs.field(validator=_int, metadata=TILE_ID)
+    offer: int = attrs.field(
+        validator=_int,
+        metadata=ints(0, doc="the seat whose offer of a double is taken up", seat=True),
+    )
     """The seat whose offer is taken up."""
-
-    def __str__(self) -> str:
-        return f"seat {self.seat} accepts seat {self.offer}'s double with {_t(self.tile)}"
 
 
 @attrs.frozen
@@ -341,10 +319,7 @@ class DemandRedeal(_Step):
 
     kind: ClassVar[str] = "demand_redeal"
     in_turn: ClassVar[bool] = False
-    seat: int = attrs.field(validator=_int)
-
-    def __str__(self) -> str:
-        return f"seat {self.seat} voids the deal"
+    seat: int = attrs.field(validator=_int, metadata=SEAT)
 
 
 @attrs.frozen
@@ -353,9 +328,6 @@ class Undo(_Step):
 
     kind: ClassVar[str] = "undo"
     resumable: ClassVar[bool] = True
-
-    def __str__(self) -> str:
-        return "undo"
 
 
 Step = (

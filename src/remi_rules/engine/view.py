@@ -16,6 +16,21 @@ from collections import Counter
 
 import attrs
 
+from .._fields import (
+    COUNT,
+    DOUBLES,
+    MELD_INDEXES,
+    PLACE,
+    PLAYERS,
+    SEAT,
+    SWAPPED_JOKERS,
+    TILE_ID,
+    TILES,
+    TURN,
+    TURN_TILES,
+    ints,
+    items,
+)
 from .._slots import maker
 from ..errors import EngineArgumentError, EngineErrorCode
 from ..ruleset import Ruleset
@@ -24,7 +39,16 @@ from ..table import Table
 from ..tiles import Tile
 from ._undo import NO_UNDO
 from .deal import double_class
-from .state import DoublesOffer, GameState, Phase, RoundEnd, SeatState, TurnState, UndoInfo
+from .state import (
+    OFFERS,
+    DoublesOffer,
+    GameState,
+    Phase,
+    RoundEnd,
+    SeatState,
+    TurnState,
+    UndoInfo,
+)
 from .steps import Step, TakeKind
 
 __all__ = ["PlayerView", "PublicSeat", "PublicTurn"]
@@ -34,9 +58,9 @@ __all__ = ["PlayerView", "PublicSeat", "PublicTurn"]
 class PublicSeat:
     """What everybody knows about a seat."""
 
-    rack_size: int
+    rack_size: int = attrs.field(metadata=ints(0, 106))
     opened: bool
-    turns: int
+    turns: int = attrs.field(metadata=COUNT)
     has_taken: bool
     announced_few: bool
     missed_announcement: bool
@@ -49,17 +73,17 @@ class PublicTurn:
     """The public part of the pending turn: what was taken from the row or the atu
     (face up, so public), what was put on the table; not the rack."""
 
-    seat: int
-    number: int
+    seat: int = attrs.field(metadata=SEAT)
+    number: int = attrs.field(metadata=TURN)
     opened_before: bool
     took: TakeKind | None
-    taken: tuple[int, ...]
+    taken: tuple[int, ...] = attrs.field(metadata=TILES)
     """Tiles taken face up (from the row, or the atu), the one to meld first; empty for a draw."""
-    new_melds: tuple[int, ...]
-    laid_off: tuple[int, ...]
-    swapped_jokers: tuple[int, ...]
-    placed: tuple[int, ...]
-    steps: int
+    new_melds: tuple[int, ...] = attrs.field(metadata=MELD_INDEXES)
+    laid_off: tuple[int, ...] = attrs.field(metadata=TURN_TILES)
+    swapped_jokers: tuple[int, ...] = attrs.field(metadata=SWAPPED_JOKERS)
+    placed: tuple[int, ...] = attrs.field(metadata=TURN_TILES)
+    steps: int = attrs.field(metadata=COUNT)
 
 
 _make_seat = maker(PublicSeat)
@@ -117,31 +141,31 @@ def _public_turn(turn: TurnState) -> PublicTurn:
 class PlayerView:
     """The round as seat ``seat`` sees it."""
 
-    seat: int
+    seat: int = attrs.field(metadata=SEAT)
     rules: Ruleset
-    players: int
-    dealer: int
-    starter: int
+    players: int = attrs.field(metadata=PLAYERS)
+    dealer: int = attrs.field(metadata=SEAT)
+    starter: int = attrs.field(metadata=SEAT)
     phase: Phase
-    current: int
-    turn: int
-    rack: tuple[int, ...]
-    seats: tuple[PublicSeat, ...]
-    stock_count: int
-    row: tuple[int, ...]
+    current: int = attrs.field(metadata=SEAT)
+    turn: int = attrs.field(metadata=TURN)
+    rack: tuple[int, ...] = attrs.field(metadata=PLACE)
+    seats: tuple[PublicSeat, ...] = attrs.field(metadata=items(most=4, least=2))
+    stock_count: int = attrs.field(metadata=ints(0, 106))
+    row: tuple[int, ...] = attrs.field(metadata=PLACE)
     row_dead_first: bool
-    atu: int
+    atu: int = attrs.field(metadata=TILE_ID)
     atu_face_up: bool
     table: Table
     pending: PublicTurn | None
     own_turn: TurnState | None
     """The full pending turn when it is this seat's own (its rack is his to know)."""
-    announce_window: int | None
+    announce_window: int | None = attrs.field(metadata=SEAT)
     preplay: bool
-    own_exchanged: tuple[int, ...]
+    own_exchanged: tuple[int, ...] = attrs.field(metadata=DOUBLES)
     """Values (``id // 2``) this seat gave or received in a doubles exchange."""
     end: RoundEnd | None
-    offers: tuple[DoublesOffer, ...] = ()
+    offers: tuple[DoublesOffer, ...] = attrs.field(default=(), metadata=OFFERS)
     """The open offers of doubles (DUBLE-03): each seat's and the double's class, and
     the tile only in this seat's own offer."""
     undo: UndoInfo = NO_UNDO

@@ -52,6 +52,11 @@ Bounds (games, records, matches: :func:`dump_match` / :func:`load_match` /
     A loaded or replayed game goes on like a live one; ``seed=`` drives its future
     chance, and no save ever holds a seed.
 
+Text game records (docs/protocol.md, "A text game record")
+    :func:`dump_record_text` / :func:`load_record_text` (and :func:`read_record_text`
+    with the headers): a round as text, PGN-like, its turns in the step notation of
+    :mod:`remi_rules.notation`; strict loading with the line of each problem.
+
 Messages of a networked table (docs/protocol.md)
     :func:`load_step` / :func:`loads_step` (a client's step, strictly, at most
     :data:`MAX_MESSAGE_BYTES`), :func:`dump_step`, :func:`dump_event` (``seat=`` a seat
@@ -68,7 +73,9 @@ from .matches import *  # noqa: F403
 from .matches import __all__ as _matches_all
 from .messages import *  # noqa: F403
 from .messages import __all__ as _messages_all
+from .record_text import *  # noqa: F403
+from .record_text import __all__ as _record_text_all
 from .rulesets import *  # noqa: F403
 from .rulesets import __all__ as _rulesets_all
 
-__all__ = [*_rulesets_all, *_games_all, *_matches_all, *_messages_all]
+__all__ = [*_rulesets_all, *_games_all, *_matches_all, *_messages_all, *_record_text_all]

@@ -45,6 +45,35 @@ def _fail(code: StateErrorCode, path: str, **details: object) -> NoReturn:
     raise InvalidStateError(code, path=path or "$", **details)
 
 
+class _Refusal(Exception):
+    """A value refused by one of the converter's hooks (:mod:`._convert`), which does
+    not know where the value is: the code and details of the error, ``at`` the path
+    below the value it was given (``"[5]"``, ``".melds[0].ids"``), and whether it is a
+    check of the value's meaning under the document's rules (reported only when the
+    document has no error of shape: see :func:`~._convert.structure`).  A detail that
+    is a :class:`_Here` names a path too, below the same value."""
+
+    def __init__(
+        self, code: StateErrorCode, details: dict[str, object], at: str = "", *, meaning: bool
+    ) -> None:
+        super().__init__(code)
+        self.code, self.details, self.at, self.meaning = code, details, at, meaning
+
+
+class _Here(str):
+    """A detail naming another path below the refused value (``other`` of a duplicate)."""
+
+
+def _refuse(code: StateErrorCode, at: str = "", **details: object) -> NoReturn:
+    """Refuse the value a hook was given (its shape: a type, a range, a key)."""
+    raise _Refusal(code, details, at, meaning=False)
+
+
+def _refuse_meaning(code: StateErrorCode, at: str = "", **details: object) -> NoReturn:
+    """Refuse a value of the right shape for what it means under the document's rules."""
+    raise _Refusal(code, details, at, meaning=True)
+
+
 def _child(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
 

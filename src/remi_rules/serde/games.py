@@ -16,51 +16,23 @@ from ..engine import (
 )
 from ..engine._history import _random_of
 from ..engine.problems import first_problem
-from ..errors import (
-    InvalidMeldError,
-    InvalidStateError,
-)
-from ..melds import analyze_meld
-from ..ruleset import (
-    Ruleset,
-    SwappedJokerMode,
-    SwapReplacementCredit,
-)
-from ..table import JokerHistory, Table, TableMeld, tile_value_of
-from ..tiles import JOKER_IDS
-from ._bounds import (  # noqa: F401 - re-exported (the tests read some private ones)
+from ..errors import InvalidStateError
+from ..ruleset import Ruleset
+from ._bounds import (
     _S,
     MAX_DEPTH,
     MAX_INTEGER,
     MAX_NAME_LENGTH,
     MAX_SAVED_TURNS,
     MAX_STRING_LENGTH,
-    _check_size,
     _child,
     _fail,
-    _HugeInt,
     _json_type,
     _parse_json,
-    _scan,
     _show,
-    _wrong_type,
 )
-from ._forms import (  # noqa: F401
-    _FINGERPRINT,
-    _GAME_DOC,
-    _RECORD_BODY,
-    _RECORD_DOC,
-    _RULES,
-    _STATE,
-    _STEP,
-    _VIEW,
-    MAX_DOCUMENT_BYTES,
-    MAX_UNDOS_PER_TURN,
-    _document_bound,
-    _dumps,
-    _widest,
-)
-from ._migrations import current_version, migrate
+from ._convert import field_of, structure, unstructure
+from ._documents import HEADER, SavedGame, dump_document, read_header
 from ._schema import (  # noqa: F401
     SCHEMA_DIALECT,
     SCHEMAS,
@@ -70,8 +42,7 @@ from ._schema import (  # noqa: F401
     write_schemas,
 )
 from ._schema import main as main
-from ._spec import _Const, _Ctx, _Obj
-from .rulesets import ruleset_to_dict
+from ._size import MAX_DOCUMENT_BYTES, MAX_UNDOS_PER_TURN, _dumps  # noqa: F401
 
 __all__ = [
     "MAX_DEPTH",
@@ -97,11 +68,14 @@ __all__ = [
 ]
 # == saved games, records and views ========================================================
 #
-# The specs of the saved forms are in ``_forms`` (their primitives in ``_spec``), the
-# bounds and the JSON parsing in ``_bounds``, the schemas in ``_schema``.  Reading
-# checks types, ranges and keys; the meaning of the whole (the census of the 106 tiles,
-# a possible phase: :func:`remi_rules.engine.state_problems`; the record replaying to
-# the state) is checked after.
+# The documents (a header, then a body class's fields) are in ``_documents``; the
+# converter that reads and writes every saved class from its fields' metadata in
+# ``_convert`` (the table's checks under the rules in ``_table``); the bounds and the
+# JSON parsing in ``_bounds``, the size of the largest save in ``_size``, the schemas in
+# ``_schema``.  Reading checks types, ranges and keys, and the table's melds under the
+# rules; the meaning of the whole (the census of the 106 tiles, a possible phase:
+# :func:`remi_rules.engine.state_problems`; the record replaying to the state) is
+# checked after.
 
 
 def _parse(text: object, limit: int | None = None) -> Any:
@@ -110,145 +84,16 @@ def _parse(text: object, limit: int | None = None) -> Any:
     return _parse_json(text, MAX_DOCUMENT_BYTES if limit is None else limit)
 
 
-# -- reading: the table ----------------------------------------------------------------------
-
-
-def _table(raw: dict[str, Any], path: str, rules: Ruleset) -> Table:
-    """The :class:`Table` of the values read: each meld re-analysed from its tiles
-    (a fixed joker's value from the jokers' histories) and refused if invalid or not in
-    table order; the credits and the joker histories checked against the rules."""
-    jokers: tuple[JokerHistory, JokerHistory] = (raw["jokers"][0], raw["jokers"][1])
-    melds: list[TableMeld] = []
-    replaced = 0
-    for m, meld in enumerate(raw["melds"]):
-        mp = f"{path}.melds[{m}]"
-        ids, owner = meld["ids"], meld["owner"]
-        for key in ("credited", "placed_by"):
-            if len(meld[key]) != len(ids):
-                _fail(
-                    _S.BAD_VALUE,
-                    f"{mp}.{key}",
-                    why="entries_per_tile",
-                    count=len(meld[key]),
-                    tiles=len(ids),
-                )
-        tiles = tuple(tile_value_of(i, jokers) for i in ids)
-        try:
-            analysis = analyze_meld(tiles, rules)
-        except InvalidMeldError as err:
-            _fail(
-                _S.BAD_VALUE,
-                f"{mp}.ids",
-                why="invalid_meld",
-                cause=err,
-                meld_code=err.code.value,
-            )
-        if analysis.tiles != tiles:
-            _fail(_S.BAD_VALUE, f"{mp}.ids", why="table_order")
-        replacements = meld["replacements"]
-        for k, tile_id in enumerate(sorted(replacements)):
-            if tile_id not in ids or tile_id in JOKER_IDS:
-                _fail(
-                    _S.BAD_VALUE,
-                    f"{mp}.replacements[{k}]",
-                    why="not_a_real_tile",
-                    tile_id=tile_id,
-                )
-        replaced += len(replacements)
-        to_owner = rules.swap_replacement_credited_to is SwapReplacementCredit.MELD_OWNER
-        for i, (tile_id, credited, placed) in enumerate(
-            zip(ids, meld["credited"], meld["placed_by"], strict=True)
-        ):
-            want = owner if tile_id in replacements and to_owner else placed
-            if credited != want:
-                _fail(
-                    _S.BAD_VALUE,
-                    f"{mp}.credited[{i}]",
-                    why="credited",
-                    seat=want,
-                )
-        melds.append(
-            TableMeld(
-                owner=owner,
-                ids=ids,
-                meld=analysis,
-                credited=meld["credited"],
-                placed_by=meld["placed_by"],
-                replacements=replacements,
-            )
-        )
-    fixed_mode = rules.swapped_joker_mode is SwappedJokerMode.FIXED_IDENTITY
-    for j, history in enumerate(jokers):
-        jp = f"{path}.jokers[{j}]"
-        if history.swaps > rules.joker_swap_limit:
-            _fail(
-                _S.OUT_OF_RANGE,
-                f"{jp}.swaps",
-                value=history.swaps,
-                lo=0,
-                hi=rules.joker_swap_limit,
-            )
-        if history.fixed_as is not None and not (fixed_mode and history.swaps):
-            _fail(_S.BAD_VALUE, f"{jp}.fixed_as", why="fixed_only_swapped")
-        if history.fixed_as is None and fixed_mode and history.swaps:
-            _fail(_S.BAD_VALUE, f"{jp}.fixed_as", why="swapped_is_fixed")
-    if replaced != sum(h.swaps for h in jokers):
-        _fail(
-            _S.BAD_VALUE,
-            f"{path}.jokers",
-            why="replacements",
-            replaced=replaced,
-            swaps=sum(h.swaps for h in jokers),
-        )
-    return Table(melds=tuple(melds), jokers=jokers)
-
-
 # -- reading: the header, the record's replay ------------------------------------------
 
 
-def _header(data: object, doc: _Obj, kind: str) -> tuple[dict[str, Any], _Ctx]:
-    """The checks every document starts with, in this order: the format version (so
-    that a newer file says so, whatever it holds), the bounds (:func:`_scan`: depth,
-    integers, strings, size), an object, the kind, the keys, the rules and their
-    fingerprint."""
-    current = current_version(kind)
-    if isinstance(data, dict) and "format_version" in data:
-        version = data["format_version"]
-        if isinstance(version, _HugeInt) or (type(version) is int and not 1 <= version <= current):
-            _fail(_S.FORMAT_VERSION, "format_version", got=_show(version), expected=current)
-    _scan(data, MAX_DOCUMENT_BYTES)
-    if not isinstance(data, dict):
-        _wrong_type("$", "object", data)
-    if "format_version" not in data:
-        _fail(_S.MISSING_KEY, "format_version", key="format_version")
-    version = data["format_version"]
-    if type(version) is not int:
-        _wrong_type("format_version", "integer", version)
-    if version != current:  # an older document: brought to this version first
-        data = migrate(data, kind)
-    if "kind" not in data:
-        _fail(_S.MISSING_KEY, "kind", key="kind")
-    _Const(kind).read(data["kind"], "kind", _Ctx())
-    doc.keys_of(data, "")
-    ctx = _Ctx(_RULES.read(data["rules"], "rules", _Ctx()))
-    fingerprint = _FINGERPRINT.read(data["fingerprint"], "fingerprint", ctx)
-    if fingerprint != ctx.ruleset.fingerprint():
-        _fail(
-            _S.FINGERPRINT,
-            "fingerprint",
-            got=fingerprint,
-            expected=ctx.ruleset.fingerprint(),
-        )
-    return data, ctx
-
-
-def _read_record(data: dict[str, Any], path: str, ctx: _Ctx) -> GameRecord:
-    values = {
-        key: spec.read(data[key], _child(path, key), ctx) for key, spec in _RECORD_BODY.items()
-    }
-    if values["dealer"] != (values["starter"] - 1) % values["players"]:
+def _read_record(data: object, path: str, rules: Ruleset) -> GameRecord:
+    """A record (its body: the fields of :class:`GameRecord` but the rules), its dealer
+    the seat before its starter."""
+    record: GameRecord = structure(data, GameRecord, path, rules=rules)
+    if record.dealer != (record.starter - 1) % record.players:
         _fail(_S.BAD_VALUE, _child(path, "dealer"), why="dealer")
-    return GameRecord(rules=ctx.ruleset, **values)
+    return record
 
 
 def _replay(
@@ -331,16 +176,9 @@ def dump_game(game: Game) -> dict[str, Any]:
                 length=len(name) if isinstance(name, str) else _json_type(name),
                 limit=MAX_NAME_LENGTH,
             )
-    rules = game.state.rules
-    return {
-        "kind": "game",
-        "format_version": current_version("game"),
-        "fingerprint": rules.fingerprint(),
-        "rules": ruleset_to_dict(rules),
-        "names": list(game.names),
-        "state": _STATE.dump(game.state),
-        "record": _GAME_DOC.fields["record"].dump(game.record()),
-    }
+    saved = SavedGame(names=tuple(game.names), state=game.state, record=game.record())
+    data: dict[str, Any] = dump_document("game", game.state.rules, saved)
+    return data
 
 
 def load_game(
@@ -365,23 +203,19 @@ def load_game(
     if automation is not None and not isinstance(automation, Automation):
         raise TypeError(f"automation must be an Automation, not {type(automation).__name__}")
     rng = _random_of(seed)
-    doc, ctx = _header(data, _GAME_DOC, "game")
-    names = _GAME_DOC.fields["names"].read(doc["names"], "names", ctx)
-    fields = _STATE.read(doc["state"], "state", ctx)
-    if len(names) != ctx.players:
-        _fail(_S.BAD_VALUE, "names", why="names", names=len(names), players=ctx.players)
-    fields["table"] = _table(fields["table"], "state.table", ctx.ruleset)
-    state = GameState(rules=ctx.ruleset, **fields)
+    doc, rules = read_header(data, "game")
+    names_type, read_names = field_of(SavedGame, "names")
+    names: tuple[str, ...] = structure(doc["names"], names_type, "names", hook=read_names)
+    state: GameState = structure(doc["state"], GameState, "state", rules=rules)
+    if len(names) != state.players:
+        _fail(_S.BAD_VALUE, "names", why="names", names=len(names), players=state.players)
     problem = first_problem(state, "state")
     if problem is not None:
         raise problem.error()
-    raw_record = _GAME_DOC.fields["record"]
-    assert isinstance(raw_record, _Obj)
-    body = raw_record.keys_of(doc["record"], "record")
-    record = _read_record(body, "record", _Ctx(ctx.ruleset))
+    record = _read_record(doc["record"], "record", rules)
     game = _replay(record, "record", automation=automation, names=names, rng=rng)
     if game.state != state:
-        found = _first_difference(_STATE.dump(state), _STATE.dump(game.state), "state")
+        found = _first_difference(unstructure(state), unstructure(game.state), "state")
         where, value = found if found is not None else ("state", None)
         _fail(_S.BAD_VALUE, where, why="record_leads_to", value=_show(value))
     return game
@@ -395,13 +229,8 @@ def dump_record(record: GameRecord | Game) -> dict[str, Any]:
         record = record.record()
     if not isinstance(record, GameRecord):
         raise TypeError(f"expected a GameRecord or a Game, not {type(record).__name__}")
-    return {
-        "kind": "record",
-        "format_version": current_version("record"),
-        "fingerprint": record.rules.fingerprint(),
-        "rules": ruleset_to_dict(record.rules),
-        **{key: spec.dump(getattr(record, key)) for key, spec in _RECORD_BODY.items()},
-    }
+    data: dict[str, Any] = dump_document("record", record.rules, record)
+    return data
 
 
 def load_record(data: Mapping[str, Any]) -> GameRecord:
@@ -409,8 +238,9 @@ def load_record(data: Mapping[str, Any]) -> GameRecord:
     checked strictly; it must replay (:meth:`Game.replay
     <remi_rules.engine.Game.replay>`) and use every chance outcome.  Raises
     :class:`~remi_rules.errors.InvalidStateError`."""
-    doc, ctx = _header(data, _RECORD_DOC, "record")
-    record = _read_record(doc, "", ctx)
+    doc, rules = read_header(data, "record")
+    body = {key: value for key, value in doc.items() if key not in HEADER}
+    record = _read_record(body, "", rules)
     _replay(record, "")
     return record
 
@@ -425,14 +255,8 @@ def dump_view(view: PlayerView, *, with_rules: bool = True) -> dict[str, Any]:
         raise TypeError(f"expected a PlayerView, not {type(view).__name__}")
     if type(with_rules) is not bool:
         raise TypeError(f"with_rules must be a bool, not {type(with_rules).__name__}")
-    head: dict[str, Any] = {
-        "kind": "view",
-        "format_version": current_version("view"),
-        "fingerprint": view.rules.fingerprint(),
-    }
-    if with_rules:
-        head["rules"] = ruleset_to_dict(view.rules)
-    return {**head, **_VIEW.dump(view)}
+    data: dict[str, Any] = dump_document("view", view.rules, view, with_rules=with_rules)
+    return data
 
 
 def dumps_game(game: Game) -> str:

@@ -6,14 +6,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+import attrs
+
+from .._fields import PLAYERS
 from ..engine import Game, Match, MatchConfig
 from ..errors import InvalidStateError, StateErrorCode
 from ..ruleset import Ruleset
 from ._bounds import _json_type, _scan, _show
-from ._convert import structure, unstructure
-from ._forms import _RULES, MAX_DOCUMENT_BYTES
+from ._convert import field_hook, structure, unstructure
+from ._documents import read_rules
 from ._migrations import current_version, migrate
-from ._spec import _Ctx
+from ._size import MAX_DOCUMENT_BYTES
 from .games import _parse, dump_game, load_game
 from .rulesets import ruleset_to_dict
 
@@ -21,6 +24,7 @@ __all__ = ["dump_match", "load_match", "loads_match"]
 
 _S: Final = StateErrorCode
 _KEYS: Final = ("config", "fingerprint", "format_version", "kind", "players", "rounds", "rules")
+_READ_PLAYERS: Final = field_hook(int, PLAYERS)
 
 
 def dump_match(match: Match) -> dict[str, Any]:
@@ -29,20 +33,13 @@ def dump_match(match: Match) -> dict[str, Any]:
     the rules), and every round as :func:`~remi_rules.serde.dump_game` writes it."""
     if not isinstance(match, Match):
         raise TypeError(f"expected a Match, not {type(match).__name__}")
-    cfg = match.config
     return {
         "kind": "match",
         "format_version": current_version("match"),
         "fingerprint": match.rules.fingerprint(),
         "rules": ruleset_to_dict(match.rules),
         "players": match.players,
-        "config": {
-            "rounds": cfg.rounds,
-            "target": cfg.target,
-            "max_rounds": cfg.max_rounds,
-            "first_starter": match.first_starter,
-            "automation": unstructure(cfg.automation),
-        },
+        "config": unstructure(attrs.evolve(match.config, first_starter=match.first_starter)),
         "rounds": [dump_game(game) for game in match.games],
     }
 
@@ -65,16 +62,6 @@ def _keys(data: object, keys: tuple[str, ...], path: str) -> dict[str, Any]:
         if key not in data:
             raise _fail(_S.MISSING_KEY, _child(path, key), key=key)
     return data
-
-
-def _int(value: object, path: str, lo: int, hi: int, *, optional: bool = False) -> int | None:
-    if value is None and optional:
-        return None
-    if type(value) is not int:
-        raise _fail(_S.WRONG_TYPE, path, expected="integer", got=_json_type(value))
-    if not lo <= value <= hi:
-        raise _fail(_S.OUT_OF_RANGE, path, value=value, lo=lo, hi=hi)
-    return value
 
 
 def load_match(data: Mapping[str, Any], *, seed: int | str | None = None) -> Match:
@@ -104,7 +91,7 @@ def load_match(data: Mapping[str, Any], *, seed: int | str | None = None) -> Mat
         )
     if doc["format_version"] != current:  # an older match: brought to this version first
         doc = migrate(doc, "match")
-    rules: Ruleset = _RULES.read(doc["rules"], "rules", _Ctx())
+    rules: Ruleset = read_rules(doc["rules"], "rules")
     if doc["fingerprint"] != rules.fingerprint():
         raise _fail(
             _S.FINGERPRINT,
@@ -112,14 +99,8 @@ def load_match(data: Mapping[str, Any], *, seed: int | str | None = None) -> Mat
             got=_show(doc["fingerprint"]),
             expected=rules.fingerprint(),
         )
-    players = _int(doc["players"], "players", 2, 4)
-    assert players is not None
-    try:
-        config: MatchConfig = structure(doc["config"], MatchConfig, "config", players=players)
-    except ValueError as err:  # MatchConfig's own checks (rounds and target both given)
-        if isinstance(err, InvalidStateError):
-            raise
-        raise _fail(_S.BAD_VALUE, "config", why="bad_config", cause=err) from err
+    players: int = structure(doc["players"], int, "players", hook=_READ_PLAYERS)
+    config: MatchConfig = structure(doc["config"], MatchConfig, "config", players=players)
     first = config.first_starter
     if first is None:
         raise _fail(_S.WRONG_TYPE, "config.first_starter", expected="integer", got="null")

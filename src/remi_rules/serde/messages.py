@@ -17,8 +17,6 @@ import json
 import random
 from typing import Any, Final
 
-import attrs
-
 from ..engine.events import Event
 from ..engine.events import _Event as _EventBase
 from ..engine.steps import Step, _Step
@@ -28,11 +26,10 @@ from ..errors import StateErrorCode as _S
 from ..ruleset import Ruleset, require_ruleset
 from ..scoring import RoundResult
 from ._bounds import _fail, _parse_json, _scan, _show, _wrong_type
-from ._convert import unstructure
-from ._forms import _FINGERPRINT, _RULES, _STEP, _VIEW, MAX_DOCUMENT_BYTES
+from ._convert import structure, unstructure
+from ._documents import HEADER, read_fingerprint, read_kind, read_rules
 from ._migrations import current_version, migrate
-from ._spec import _Const, _Ctx
-from .games import _table
+from ._size import MAX_DOCUMENT_BYTES
 
 __all__ = [
     "FULL",
@@ -69,7 +66,7 @@ def dump_step(step: Step) -> dict[str, Any]:
     """A step as JSON data, tagged by its ``kind`` (the form of the saved records)."""
     if not isinstance(step, _Step):
         raise TypeError(f"step must be a Step, not {type(step).__name__}")
-    data: dict[str, Any] = _STEP.dump(step)
+    data: dict[str, Any] = unstructure(step, Step)
     return data
 
 
@@ -88,9 +85,7 @@ def load_step(data: object, *, players: int = 4) -> Step:
     if type(players) is not int:
         raise TypeError(f"players must be an int, not {type(players).__name__}")
     _scan(data, MAX_MESSAGE_BYTES)
-    ctx = _Ctx()
-    ctx.players = players
-    step: Step = _STEP.read(data, "step", ctx)
+    step: Step = structure(data, Step, "step", players=players)
     return step
 
 
@@ -109,10 +104,7 @@ def dump_event(event: Event, *, seat: int | _Full | None) -> dict[str, Any]:
     if not isinstance(event, _EventBase):
         raise TypeError(f"event must be an Event, not {type(event).__name__}")
     seen = event if isinstance(seat, _Full) else event.seen_by(seat)
-    data: dict[str, Any] = {"kind": seen.kind}
-    for f in attrs.fields(type(seen)):
-        value = getattr(seen, f.name)
-        data[f.name] = _STEP.dump(value) if isinstance(value, _Step) else unstructure(value)
+    data: dict[str, Any] = unstructure(seen)
     return data
 
 
@@ -140,7 +132,7 @@ def dump_error(error: RemiError, lang: str = "en") -> dict[str, Any]:
     return {"code": error.code.value, "details": details, "message": error.message(lang)}
 
 
-_VIEW_HEADER: Final = ("kind", "format_version", "fingerprint")
+_VIEW_HEADER: Final = HEADER[:3]  # a view's rules are optional
 
 
 def load_view(data: object, rules: Ruleset) -> PlayerView:
@@ -169,19 +161,18 @@ def load_view(data: object, rules: Ruleset) -> PlayerView:
             got=_show(version),
             expected=current_version("view"),
         )
-    data = migrate(data, "view")
-    _Const("view").read(data["kind"], "kind", _Ctx())
-    fingerprint = _FINGERPRINT.read(data["fingerprint"], "fingerprint", _Ctx())
+    if version != current_version("view"):  # an older view: brought to this version first
+        data = migrate(data, "view")
+    read_kind(data["kind"], "view")
+    fingerprint = read_fingerprint(data["fingerprint"])
     if fingerprint != rules.fingerprint():
         _fail(_S.RULES_MISMATCH, "fingerprint", got=fingerprint, expected=rules.fingerprint())
     body = {k: v for k, v in data.items() if k not in _VIEW_HEADER}
-    if "rules" in body and _RULES.read(body.pop("rules"), "rules", _Ctx()) != rules:
+    if "rules" in body and read_rules(body.pop("rules"), "rules") != rules:
         _fail(_S.RULES_MISMATCH, "rules", got=fingerprint, expected=rules.fingerprint())
-    fields = _VIEW.read(body, "", _Ctx(rules))
-    if not 0 <= fields["seat"] < fields["players"] or len(fields["seats"]) != fields["players"]:
-        _fail(_S.BAD_VALUE, "seat", why="view_seat", seat=fields["seat"])
-    fields["table"] = _table(fields["table"], "table", rules)  # re-analysed as a save's
-    view = PlayerView(rules=rules, **fields)
+    view: PlayerView = structure(body, PlayerView, "", rules=rules)  # the table as a save's
+    if not 0 <= view.seat < view.players or len(view.seats) != view.players:
+        _fail(_S.BAD_VALUE, "seat", why="view_seat", seat=view.seat)
     _census(view)
     # The rest of the position's checks are a game's: a state the view could come
     # from (its hidden tiles dealt at random) must have no problem, but for the

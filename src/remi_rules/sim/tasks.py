@@ -14,7 +14,7 @@ from typing import Final
 
 import attrs
 
-from ..bots import GreedyBot, RandomBot
+from ..bots import FastBot, GreedyBot, RandomBot
 from ..engine import Bot, Game, play_round
 from ..errors import InvalidSimulationError, SimErrorCode
 from ..ruleset import Ruleset
@@ -48,7 +48,15 @@ def _random(seed: int) -> Bot:
     return RandomBot(seed=check_int("seed", seed))
 
 
-BOTS: Final[dict[str, Callable[[int], Bot]]] = {"greedy": _greedy, "random": _random}
+def _fast(seed: int) -> Bot:
+    return FastBot(seed=check_int("seed", seed))
+
+
+BOTS: Final[dict[str, Callable[[int], Bot]]] = {
+    "greedy": _greedy,
+    "fast": _fast,
+    "random": _random,
+}
 """The bots a simulation can seat, by name; each factory takes a seed (an ``int``)."""
 
 
