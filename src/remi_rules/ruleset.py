@@ -18,6 +18,7 @@ A house rule is one field changed::
 from __future__ import annotations
 
 import enum
+import functools
 import hashlib
 import json
 from collections.abc import Iterator
@@ -636,8 +637,7 @@ class Ruleset:
         >>> len(variants.get("clasic").fingerprint())
         16
         """
-        canonical = json.dumps(self.as_plain_dict(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+        return _fingerprint(self)
 
     def as_plain_dict(self) -> dict[str, object]:
         """The knob values as plain JSON values (enums as their string values), in
@@ -647,6 +647,14 @@ class Ruleset:
     def _items(self) -> Iterator[tuple[str, object]]:
         for field in attrs.fields(type(self)):
             yield field.name, getattr(self, field.name)
+
+
+@functools.lru_cache(maxsize=64)
+def _fingerprint(rules: Ruleset) -> str:
+    """:meth:`Ruleset.fingerprint`, remembered for the last few rulesets (a server sends
+    it with every view; equal rulesets are equal keys, so a hit is always right)."""
+    canonical = json.dumps(rules.as_plain_dict(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
 def _plain(value: object) -> object:
