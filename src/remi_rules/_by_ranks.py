@@ -421,15 +421,47 @@ def by_ranks(
         return (x & 3, (x >> 3) & 3, (x >> 6) & 3, (x >> 9) & 3)
 
     tight = make_bound(
-        counts, per=per, runs_ok=runs_ok, high=high, gain_of=gain_of, lay=lay, adjacent=adjacent
+        counts,
+        per=per,
+        runs_ok=runs_ok,
+        high=high,
+        gain_of=gain_of,
+        lay=lay,
+        adjacent=adjacent,
+        keep=constraints.min_leftover,
+    )
+    # The points still needed (a tiles objective with an opening's minimum): a state
+    # whose points can no longer reach them is infeasible.  The same bound, on points
+    # alone (lay-offs never count toward an opening, OPEN-02).
+    reach = (
+        make_bound(
+            counts,
+            per=per,
+            runs_ok=runs_ok,
+            high=high,
+            gain_of=range(26),
+            lay=[0] * REAL_FIELDS,
+            adjacent=adjacent,
+            keep=0,
+        )
+        if track
+        else None
     )
 
-    def bound(
-        p: int, s: int, prof: tuple[tuple[int, ...], ...], slots: tuple[int, ...], keep: int
-    ) -> int:
-        top = ceiling(p, s, slots)
-        rank = 14 if p >= _D_TOP else (p >> 2) + 1
-        return min(top, tight(rank, p & 3, prof, slots, jokers(s), keep, waiting(s)))
+    def promise(state: _State) -> int:
+        """The tight bound of ``state`` (no ceiling), or infeasible where the points
+        it still needs are out of reach."""
+        q, s, prof, slots, _, keep, pts, _ = state
+        rank = 14 if q >= _D_TOP else (q >> 2) + 1
+        jl = jokers(s)
+        w = waiting(s)
+        if reach is not None and pts and reach(rank, q & 3, prof, slots, jl, keep, w) < pts:
+            return _INFEASIBLE
+        return tight(rank, q & 3, prof, slots, jl, keep, w)
+
+    def bound(state: _State) -> int:
+        p, s, _, slots = state[:4]
+        return min(ceiling(p, s, slots), promise(state))
 
     bounds: dict[_State, list[int]] = {}
     """Per state: [a lower bound, an upper bound] on its value."""
@@ -462,7 +494,7 @@ def by_ranks(
         key = (p, s, prof, slots, need, keep, pts, sets)
         entry = bounds.get(key)
         if entry is None:
-            entry = [_INFEASIBLE, bound(p, s, prof, slots, keep)]
+            entry = [_INFEASIBLE, bound(key)]
             bounds[key] = entry
         low, high = entry
         if low >= goal:
@@ -474,28 +506,15 @@ def by_ranks(
             listed = []
             for state, gain in moves(p, s, prof, slots, need, keep, pts, sets).items():
                 known = bounds.get(state)
-                if known is not None:
-                    promise = known[1]
-                else:
-                    q = state[0]
-                    rank = 14 if q >= _D_TOP else (q >> 2) + 1
-                    promise = tight(
-                        rank,
-                        q & 3,
-                        state[2],
-                        state[3],
-                        jokers(state[1]),
-                        state[5],
-                        waiting(state[1]),
-                    )
-                listed.append((gain + promise, state, gain))
+                hope = known[1] if known is not None else promise(state)
+                listed.append((gain + hope, state, gain))
             listed.sort(key=lambda item: -item[0])
             children[key] = listed
         top = _INFEASIBLE
-        for promise, state, gain in listed:
-            if promise < goal:
-                if promise > top:
-                    top = promise
+        for hope, state, gain in listed:
+            if hope < goal:
+                if hope > top:
+                    top = hope
                 break
             v = search(*state, goal - gain) + gain
             if v >= goal:
@@ -524,7 +543,7 @@ def by_ranks(
         # other, fail-soft), until they meet.  The first asks for any split worth
         # something, which a search finds at once.
         s = start(remainder)
-        low, high = _INFEASIBLE, bound(0, s, _NO_RUNS, (), keep)
+        low, high = _INFEASIBLE, bound((0, s, _NO_RUNS, (), need, keep, points, sets))
         goal = min(high, 1)
         while high > _INFEASIBLE // 2:
             value = search(0, s, _NO_RUNS, (), need, keep, points, sets, goal)
