@@ -138,18 +138,42 @@ class Bound:
             while len(tables) <= j:
                 tables.append(table)
         self.tables = tables
-        self.count = list(counts[:REAL_FIELDS])
+        # The per-rank bound's parts: per rank, the most the later ranks give with j
+        # jokers and the rest at ``spare``; per field, the most the tiles of its rank
+        # from it on are worth.
+        self.worth = [max(set_joker[min(r, 16)], run_joker[min(r, 16)]) for r in range(15)]
+        later_best: list[list[int]] = []
+        still: list[int] = [0] * 56
+        for r in range(1, 15):
+            here = self.set_worth[r] if r <= 13 else 0
+            spare = max(run_joker[min(r, 16)], here)
+            later = self.rank_best[r + 1]
+            later_best.append(
+                [
+                    max(later[i] + (j - i) * spare for i in range(min(j, len(later) - 1) + 1))
+                    for j in range(3)
+                ]
+            )
+            if r <= 13:
+                total = 0
+                for c in range(3, -1, -1):
+                    f = (r - 1) * 4 + c
+                    total += counts[f] * max(self.tile_alone[f], here)
+                    still[f] = total
+        self.later_best = later_best
+        self.still = still
         self._memo: dict[object, int] = {}
+        self._relaxed: dict[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]] = {}
 
     def of(
         self,
         rank: int,
         colour: int,
-        profile: Sequence[tuple[int, ...]],
+        profile: tuple[tuple[int, ...], ...],
         slots: Sequence[int],
         jokers: int,
         keep: int,
-        waiting: Sequence[int],
+        waiting: tuple[int, ...],
     ) -> int:
         """The bound of a state at the field (``rank``, ``colour``) (rank 14: the
         high aces), with open runs ``profile`` per colour (each run an int whose two
@@ -157,10 +181,17 @@ class Bound:
         in bits 4 and up, their colours in bits 0-3), ``jokers`` left, ``keep`` tiles
         still to leave over and ``waiting[c]`` aces of colour c set aside for the top
         of a run."""
-        key = (rank, colour, profile, slots, jokers, keep, waiting)
+        relaxed = self._relaxed.get(profile)
+        if relaxed is None:
+            relaxed = tuple(tuple(sorted(o & 3 for o in runs)) for runs in profile)
+            self._relaxed[profile] = relaxed
+        size = sum((m >> 4) + (m & 15).bit_count() for m in slots) if slots else 0
+        jokers = 2 if jokers > 2 else jokers
+        keep = self.keep if keep > self.keep else keep
+        key = (rank, colour, relaxed, size, jokers, keep, waiting)
         found = self._memo.get(key)
         if found is None:
-            found = self._of(rank, colour, profile, slots, jokers, keep, waiting)
+            found = self._of(rank, colour, relaxed, size, jokers, keep, waiting)
             self._memo[key] = found
         return found
 
@@ -168,61 +199,66 @@ class Bound:
         self,
         rank: int,
         colour: int,
-        profile: Sequence[tuple[int, ...]],
-        slots: Sequence[int],
+        relaxed: tuple[tuple[int, ...], ...],
+        size: int,
         jokers: int,
         keep: int,
-        waiting: Sequence[int],
+        waiting: tuple[int, ...],
     ) -> int:
-        jokers = min(2, jokers)
-        keep = min(keep, self.keep)
         tables = self.tables[jokers]
-        # best[k]: the colours so far, at least k of their tiles left over.
-        best = [0] + [_NEG] * keep
-        for c in range(4):
-            at = rank if c >= colour else rank + 1
-            runs = tuple(sorted(o & 3 for o in profile[c])) if profile[c] else ()
-            wait = waiting[c] if at > 1 else 0
-            table = tables[c]
-            start = (wait * table.width + jokers) * table.lefts
-            row = table.vector(at, runs)[start : start + keep + 1]
-            if row[0] <= _NEG:
+        worth = self.worth[rank]
+        if keep == 0:
+            total = jokers * worth
+            for c in range(4):
+                at = rank if c >= colour else rank + 1
+                table = tables[c]
+                wait = waiting[c] if at > 1 else 0
+                v = table.vector(at, relaxed[c])[(wait * table.width + jokers) * table.lefts]
+                if v <= _NEG:
+                    return _NEG
+                total += v
+        else:
+            # best[k]: the colours so far, at least k of their tiles left over.
+            best = [0] + [_NEG] * keep
+            for c in range(4):
+                at = rank if c >= colour else rank + 1
+                wait = waiting[c] if at > 1 else 0
+                table = tables[c]
+                start = (wait * table.width + jokers) * table.lefts
+                row = table.vector(at, relaxed[c])[start : start + keep + 1]
+                if row[0] <= _NEG:
+                    return _NEG
+                best = [
+                    max(
+                        best[i] + row[k - i] if best[i] > _NEG and row[k - i] > _NEG else _NEG
+                        for i in range(k + 1)
+                    )
+                    for k in range(keep + 1)
+                ]
+            total = _NEG
+            for left in range(min(jokers, keep) + 1):
+                v = best[keep - left]
+                if v > _NEG:
+                    total = max(total, v + (jokers - left) * worth)
+            if total <= _NEG:
                 return _NEG
-            best = [
-                max(
-                    best[i] + row[k - i] if best[i] > _NEG and row[k - i] > _NEG else _NEG
-                    for i in range(k + 1)
-                )
-                for k in range(keep + 1)
-            ]
-        worth = max(self.set_joker[min(rank, 16)], self.run_joker[min(rank, 16)])
-        total = _NEG
-        for left in range(min(jokers, keep) + 1):
-            v = best[keep - left]
-            if v > _NEG:
-                total = max(total, v + (jokers - left) * worth)
-        if total <= _NEG:
-            return _NEG
         # The other bound: the ranks after this one at their best (sets exact with
         # their jokers, each other tile at a run's worth where a run can hold it), the
         # tiles of this rank still to come at their most; an upper bound too, whatever
         # the runs still open.
-        here = self.set_worth[rank] if rank <= 13 else 0
-        spare = max(self.run_joker[min(rank, 16)], here)
-        later = self.rank_best[rank + 1]
-        other = max(later[j] + (jokers - j) * spare for j in range(min(jokers, len(later) - 1) + 1))
+        other = self.later_best[rank - 1][jokers]
         if rank <= 13:
-            for c in range(colour, 4):
-                f = (rank - 1) * 4 + c
-                other += self.count[f] * max(self.tile_alone[f], here)
+            other += self.still[(rank - 1) * 4 + colour]
+            if size:
+                here = self.set_worth[rank] * size
+                total += here
+                other += here
         # The aces waiting for the top.
+        alone = self.tile_alone
         for c in range(colour if rank == 14 else 0, 4):
-            other += waiting[c] * self.tile_alone[52 + c]
-        if slots and rank <= 13:
-            size = sum((m >> 4) + (m & 15).bit_count() for m in slots)
-            total += size * here
-            other += size * here
-        return min(total, other)
+            if waiting[c]:
+                other += waiting[c] * alone[52 + c]
+        return total if total < other else other
 
 
 class _Colour:
@@ -448,7 +484,9 @@ def make_bound(
     lay: Sequence[int],
     adjacent: bool = True,
     keep: int = _KEEP,
-) -> Callable[[int, int, Sequence[tuple[int, ...]], Sequence[int], int, int, Sequence[int]], int]:
+) -> Callable[
+    [int, int, tuple[tuple[int, ...], ...], Sequence[int], int, int, tuple[int, ...]], int
+]:
     """:meth:`Bound.of` for one solve (``keep``: the most tiles to leave over it
     will be asked about)."""
     return Bound(

@@ -22,6 +22,7 @@ from ._partition import (
     NFIELDS,
     REAL_FIELDS,
     Constraints,
+    _OverBudget,
     _Prepared,
 )
 from .ruleset import Ruleset
@@ -84,6 +85,7 @@ def by_ranks(
     tiles_objective: bool,
     extra: Callable[[int], int] | None,
     memos: list[dict[Any, Any]],
+    allowance: list[int],
 ) -> tuple[
     Callable[[int, int, int, int, int], int], Callable[[int, int, int, int, int, int], bool]
 ]:
@@ -92,7 +94,10 @@ def by_ranks(
     encoding), and ``at_least(..., goal)``: whether it is at least ``goal``; computed
     by a search over the fields in order whose state is the runs still open
     (docs/solver.md), with bounds memoised in dicts appended to ``memos`` (the caller
-    empties them when its call ends)."""
+    empties them when its call ends).  Each state expanded takes one from
+    ``allowance[0]``; past zero the question raises
+    :class:`~remi_rules._partition._OverBudget`, and may be asked again (what it
+    proved is kept)."""
     per = rules.real_tiles_per_joker
     adjacent = rules.jokers_may_be_adjacent
     runs_ok = constraints.allow_runs
@@ -503,6 +508,9 @@ def by_ranks(
             return high
         listed = children.get(key)
         if listed is None:
+            allowance[0] -= 1
+            if allowance[0] < 0:
+                raise _OverBudget
             listed = []
             for state, gain in moves(p, s, prof, slots, need, keep, pts, sets).items():
                 known = bounds.get(state)
