@@ -349,7 +349,7 @@ def _prepare(
     return _Prepared(unit, guard, real, start, by_low, tuple(melds), jokers, tuple(present))
 
 
-FAST_BUDGET = 1_000
+FAST_BUDGET = 4_000
 """Remainders the fast search may memoise in its first turn (see :func:`solve`).  Both
 searches are exact and break ties the same way, so this changes only the time an
 answer takes: the fast search is quickest on sparse racks (many tiles that no meld
@@ -357,7 +357,7 @@ holds), the search by ranks on dense ones, two jokers and the high ace
 (docs/decisions.md, "Solver: two searches in turns").  ``0``: the search by ranks
 alone."""
 
-RANK_BUDGET = 150
+RANK_BUDGET = 300
 """States the search by ranks may expand in its first turn (see :func:`solve`)."""
 
 _GROWTH: Final = 4
