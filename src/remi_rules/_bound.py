@@ -128,11 +128,12 @@ class Bound:
         # The colour tables with 0, 1 or 2 jokers left (a rank of two colours holds a
         # set only with a joker); one table serves fewer jokers where it is the same.
         tables: list[list[_Colour]] = []
+        shared: dict[tuple[int, tuple[int, ...], int, int, int], dict[_Way, int]] = {}
         for j in range(jokers + 1):
             if j < jokers and can_set[j] == can_set[jokers]:
                 continue
             table = [
-                _Colour(counts, c, top, runs_ok, gain_of, can_set[j], lay, self.keep, j)
+                _Colour(counts, c, top, runs_ok, gain_of, can_set[j], lay, self.keep, j, shared)
                 for c in range(4)
             ]
             while len(tables) <= j:
@@ -261,6 +262,11 @@ class Bound:
         return total if total < other else other
 
 
+_Way = tuple[tuple[int, ...], int, int, int]
+"""A way of placing a rank's tiles of one colour: (open runs after it, jokers used,
+tiles left over, aces set aside)."""
+
+
 class _Colour:
     """The exact best of one colour's own runs, each other tile alone (module doc),
     per state of the colour: a vector over the aces waiting for the top, the jokers
@@ -277,7 +283,12 @@ class _Colour:
         lay: Sequence[int],
         keep: int,
         jokers: int,
+        shared: dict[tuple[int, tuple[int, ...], int, int, int], dict[_Way, int]],
     ) -> None:
+        self.shared = shared
+        """The ways of placing a rank's tiles, shared by the colours' tables of one
+        bound (they depend only on the rank, the runs, the tiles, their worth alone and
+        the jokers)."""
         self.top = top
         self.jokers = jokers
         self.width = jokers + 1
@@ -313,11 +324,17 @@ class _Colour:
             self.memo[key] = found
         return found
 
-    def _ways(
-        self, rank: int, runs: tuple[int, ...], k: int
-    ) -> dict[tuple[tuple[int, ...], int, int, int], int]:
+    def _ways(self, rank: int, runs: tuple[int, ...], k: int) -> dict[_Way, int]:
         """The ways to place this rank's ``k`` tiles: (open runs after it, jokers
         used, tiles left over, aces set aside) -> the most they gain."""
+        key = (rank, runs, k, self.alone[rank], self.jokers)
+        found = self.shared.get(key)
+        if found is None:
+            found = self._new_ways(rank, runs, k)
+            self.shared[key] = found
+        return found
+
+    def _new_ways(self, rank: int, runs: tuple[int, ...], k: int) -> dict[_Way, int]:
         g = self.run[rank]
         most = self.jokers
         # Each open run ends (if valid) or takes a tile of this rank or a joker.
@@ -340,7 +357,7 @@ class _Colour:
         # Each tile left: alone, left over, set aside for the top (an ace), or the
         # start of a run (after 0-2 jokers below it); the ways that lead to the same
         # next state are merged.
-        ways: dict[tuple[tuple[int, ...], int, int, int], int] = {}
+        ways: dict[_Way, int] = {}
         for done, kr, used, gain in partial:
             options = {(tuple(sorted(done)), used, 0, 0): gain}
             for _ in range(kr):
