@@ -22,6 +22,7 @@ fewer tiles, so they bound its states too.  Bounds are memoised for the solve.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Final
@@ -44,7 +45,8 @@ def set_points(rank: int) -> int:
     return 25 if rank == 1 else 10 if rank >= 10 else 5
 
 
-def _set_shapes(per: int) -> list[tuple[tuple[int, ...], int]]:
+@functools.lru_cache(maxsize=8)
+def _set_shapes(per: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """The sets one rank can hold, as (colours, jokers): 3-4 tiles, at most two
     jokers, at least ``per`` real tiles per joker (MELD-05); and no set."""
     shapes: list[tuple[tuple[int, ...], int]] = [((), 0)]
@@ -53,7 +55,7 @@ def _set_shapes(per: int) -> list[tuple[tuple[int, ...], int]]:
             for nj in range(3):
                 if 3 <= k + nj <= 4 and k >= per * nj:
                     shapes.append((colours, nj))
-    return shapes
+    return tuple(shapes)
 
 
 class Bound:

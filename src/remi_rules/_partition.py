@@ -223,16 +223,18 @@ def _set_candidates(counts: Sequence[int], rules: Ruleset, out: list[Candidate],
                             out.append(Candidate(acc, (acc, acc), value * n, False, ace))
 
 
-def catalogue(counts: Sequence[int], rules: Ruleset) -> list[Candidate]:
+def catalogue(counts: Sequence[int], rules: Ruleset, *, runs: bool = True) -> list[Candidate]:
     """Every valid meld whose tiles are inside the hand ``counts`` (105 fields).
 
     A joker goes in every slot it may fill, including the slot of a tile the hand
     holds (that tile may be wanted elsewhere); fixed jokers only where their tile
-    would go (JOLY-05).  Runs come first, then sets; the order is not significant."""
+    would go (JOLY-05).  Runs come first (none when not ``runs``), then sets; the
+    order is not significant."""
     jokers = sum(counts[FREE_JOKER:])
     maxj = min(2, jokers)
     out: list[Candidate] = []
-    _run_candidates(counts, rules, out, maxj)
+    if runs:
+        _run_candidates(counts, rules, out, maxj)
     _set_candidates(counts, rules, out, maxj)
     return out
 
@@ -313,9 +315,7 @@ def _prepare(
     # in what they make feasible, so they are merged only with equal points.
     by_points = tiles_objective and constraints.min_points > 0
     best: dict[tuple[int, int], tuple[int, Candidate]] = {}
-    for cand in catalogue(counts, rules):
-        if cand.is_run and not constraints.allow_runs:
-            continue
+    for cand in catalogue(counts, rules, runs=constraints.allow_runs):
         mask = 0
         for f in cand.fields:
             mask += unit[compact[f]]
