@@ -360,6 +360,9 @@ alone."""
 RANK_BUDGET = 300
 """States the search by ranks may expand in its first turn (see :func:`solve`)."""
 
+FAST_MAX_TILES = 40
+"""Hands of more tiles go to the search by ranks alone (see :func:`solve`)."""
+
 _GROWTH: Final = 4
 """Each turn of a search gets this many times its previous allowance."""
 
@@ -392,11 +395,15 @@ def solve(
     kept) with :data:`_GROWTH` times the allowance, until one finishes, starting with
     :data:`FAST_BUDGET` remainders and :data:`RANK_BUDGET` states; so the call costs a
     constant times the cheaper of the two, and the search by ranks is polynomial.
+    Hands of more than :data:`FAST_MAX_TILES` tiles go to the search by ranks alone.
     ``fast_budget``: the fast search alone up to that many remainders, then the search
     by ranks to the end (``0``: the search by ranks alone).  Same answer either way."""
     prep = _prepare(counts, rules, tiles_objective, constraints, extra)
     if fast_budget is None:
-        fast, ranks = FAST_BUDGET, RANK_BUDGET if FAST_BUDGET else None
+        # Past FAST_MAX_TILES tiles the fast search's remainders are dear and its turns
+        # rarely win: the search by ranks alone.
+        fast = FAST_BUDGET if sum(counts) <= FAST_MAX_TILES else 0
+        ranks = RANK_BUDGET if fast else None
     else:
         fast, ranks = fast_budget, None
     # The searches' memos belong to this call: emptied before it returns (the
