@@ -1,4 +1,4 @@
-"""The search by ranks (partition's fallback past FAST_BUDGET) alone, against the slow
+"""The search by ranks (partition's second exact search) alone, against the slow
 reference: with the fast search switched off, best_melds and best_opening must give
 exactly the reference's answers (melds, total, leftover), and partition.solve the
 same answer as with the fast search, lay-offs included.  Where the reference is too

@@ -1,6 +1,6 @@
 """The search by ranks of :mod:`remi_rules._partition` (docs/solver.md, "The search by
 ranks"), after van Rijn, Takes & Vis (2015): the exact search that takes over from the
-fast one past :data:`~remi_rules._partition.FAST_BUDGET`.  Its state is the fields in
+fast one in turns (:func:`remi_rules._partition.solve`).  Its state is the fields in
 order with only the runs still open per colour, the sets of the rank, the jokers and
 the constraints; questions are asked as thresholds, steered and cut by the upper
 bound of :mod:`remi_rules._bound`, with the bounds met memoised."""

@@ -25,13 +25,14 @@ The method (docs/solver.md has the long version):
 Constraints (the opening's composition and minimum, tiles that must stay on the
 rack) become a few more bits of the memo key.
 
-Past :data:`FAST_BUDGET` memoised remainders (hands where that recursion is
-exponential: two jokers with long runs, the high ace over four colours), the search by
-ranks takes over: the fields in order with only the runs still open per colour, the
-sets of the rank, the jokers and the constraints as state (van Rijn, Takes & Vis
-2015), memoised bounds and threshold questions; the split is rebuilt by the same
-place-the-lowest-tile rule, so the answer is the same.  Polynomial in the hand's size
-for any rack the game can reach (docs/solver.md).
+That recursion is exponential on some hands (two jokers with long runs, the high ace
+over four colours), so it takes turns with the search by ranks (:func:`solve`,
+from :data:`FAST_BUDGET` remainders and :data:`RANK_BUDGET` states): the fields in
+order with only the runs still open per colour, the sets of the rank, the jokers and
+the constraints as state (van Rijn, Takes & Vis 2015), memoised bounds and threshold
+questions; the split is rebuilt by the same place-the-lowest-tile rule, so the answer
+is the same.  Polynomial in the hand's size for any rack the game can reach
+(docs/solver.md).
 """
 
 from __future__ import annotations
