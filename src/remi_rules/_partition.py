@@ -25,13 +25,14 @@ The method (docs/solver.md has the long version):
 Constraints (the opening's composition and minimum, tiles that must stay on the
 rack) become a few more bits of the memo key.
 
-Past :data:`FAST_BUDGET` memoised remainders (hands where that recursion is
-exponential: two jokers with long runs, the high ace over four colours), the search by
-ranks takes over: the fields in order with only the runs still open per colour, the
-sets of the rank, the jokers and the constraints as state (van Rijn, Takes & Vis
-2015), memoised bounds and threshold questions; the split is rebuilt by the same
-place-the-lowest-tile rule, so the answer is the same.  Polynomial in the hand's size
-for any rack the game can reach (docs/solver.md).
+That recursion is exponential on some hands (two jokers with long runs, the high ace
+over four colours), so it takes turns with the search by ranks (:func:`solve`,
+from :data:`FAST_BUDGET` remainders and :data:`RANK_BUDGET` states): the fields in
+order with only the runs still open per colour, the sets of the rank, the jokers and
+the constraints as state (van Rijn, Takes & Vis 2015), memoised bounds and threshold
+questions; the split is rebuilt by the same place-the-lowest-tile rule, so the answer
+is the same.  Polynomial in the hand's size for any rack the game can reach
+(docs/solver.md).
 """
 
 from __future__ import annotations
@@ -223,16 +224,18 @@ def _set_candidates(counts: Sequence[int], rules: Ruleset, out: list[Candidate],
                             out.append(Candidate(acc, (acc, acc), value * n, False, ace))
 
 
-def catalogue(counts: Sequence[int], rules: Ruleset) -> list[Candidate]:
+def catalogue(counts: Sequence[int], rules: Ruleset, *, runs: bool = True) -> list[Candidate]:
     """Every valid meld whose tiles are inside the hand ``counts`` (105 fields).
 
     A joker goes in every slot it may fill, including the slot of a tile the hand
     holds (that tile may be wanted elsewhere); fixed jokers only where their tile
-    would go (JOLY-05).  Runs come first, then sets; the order is not significant."""
+    would go (JOLY-05).  Runs come first (none when not ``runs``), then sets; the
+    order is not significant."""
     jokers = sum(counts[FREE_JOKER:])
     maxj = min(2, jokers)
     out: list[Candidate] = []
-    _run_candidates(counts, rules, out, maxj)
+    if runs:
+        _run_candidates(counts, rules, out, maxj)
     _set_candidates(counts, rules, out, maxj)
     return out
 
@@ -313,9 +316,7 @@ def _prepare(
     # in what they make feasible, so they are merged only with equal points.
     by_points = tiles_objective and constraints.min_points > 0
     best: dict[tuple[int, int], tuple[int, Candidate]] = {}
-    for cand in catalogue(counts, rules):
-        if cand.is_run and not constraints.allow_runs:
-            continue
+    for cand in catalogue(counts, rules, runs=constraints.allow_runs):
         mask = 0
         for f in cand.fields:
             mask += unit[compact[f]]
@@ -349,16 +350,26 @@ def _prepare(
     return _Prepared(unit, guard, real, start, by_low, tuple(melds), jokers, tuple(present))
 
 
-FAST_BUDGET = 5_000
-"""Remainders the fast search may memoise before the solver switches to the search by
-ranks.  Both searches are exact and break ties the same way, so this changes only the
-time an answer takes: the fast search is quickest on sparse racks (many tiles that no
-meld holds), the search by ranks on dense ones, two jokers and the high ace
-(docs/decisions.md, "Solver: the budget of the fast search")."""
+FAST_BUDGET = 4_000
+"""Remainders the fast search may memoise in its first turn (see :func:`solve`).  Both
+searches are exact and break ties the same way, so this changes only the time an
+answer takes: the fast search is quickest on sparse racks (many tiles that no meld
+holds), the search by ranks on dense ones, two jokers and the high ace
+(docs/decisions.md, "Solver: two searches in turns").  ``0``: the search by ranks
+alone."""
+
+RANK_BUDGET = 300
+"""States the search by ranks may expand in its first turn (see :func:`solve`)."""
+
+FAST_MAX_TILES = 40
+"""Hands of more tiles go to the search by ranks alone (see :func:`solve`)."""
+
+_GROWTH: Final = 4
+"""Each turn of a search gets this many times its previous allowance."""
 
 
 class _OverBudget(Exception):
-    """The fast search met more remainders than its budget."""
+    """A search spent its allowance for this turn."""
 
 
 def solve(
@@ -380,31 +391,58 @@ def solve(
     placements are not returned as melds).
 
     Any hand the game can reach (the 104 numbered tiles at most twice each, two
-    jokers) is solved exactly, in time polynomial in its size: the fast search runs
-    first, and past ``fast_budget`` memoised remainders (default :data:`FAST_BUDGET`)
-    the search by ranks takes over (``0``: the search by ranks alone).  Same answer
-    either way."""
-    if fast_budget is None:
-        fast_budget = FAST_BUDGET
+    jokers) is solved exactly, in time polynomial in its size: the fast search and the
+    search by ranks run in turns, each resuming where its last turn stopped (its memo
+    kept) with :data:`_GROWTH` times the allowance, until one finishes, starting with
+    :data:`FAST_BUDGET` remainders and :data:`RANK_BUDGET` states; so the call costs a
+    constant times the cheaper of the two, and the search by ranks is polynomial.
+    Hands of more than :data:`FAST_MAX_TILES` tiles go to the search by ranks alone.
+    ``fast_budget``: the fast search alone up to that many remainders, then the search
+    by ranks to the end (``0``: the search by ranks alone).  Same answer either way."""
     prep = _prepare(counts, rules, tiles_objective, constraints, extra)
-    found: tuple[int, list[int]] | None
+    if fast_budget is None:
+        # Past FAST_MAX_TILES tiles the fast search's remainders are dear and its turns
+        # rarely win: the search by ranks alone.
+        fast = FAST_BUDGET if sum(counts) <= FAST_MAX_TILES else 0
+        ranks = RANK_BUDGET if fast else None
+    else:
+        fast, ranks = fast_budget, None
     # The searches' memos belong to this call: emptied before it returns (the
     # recursive closures holding them are reference cycles, so without this they
     # would wait for the garbage collector).
-    memos: list[dict[Any, Any]] = []
+    fast_memo: dict[int, int] = {}
+    memos: list[dict[Any, Any]] = [fast_memo]
+    allowance = [0]
+    """The states the search by ranks may still expand in this turn."""
+    searcher: tuple[Callable[[int, int, int, int, int], int], Callable[..., bool]] | None = None
+    found: tuple[int, list[int]] | None
     try:
-        try:
-            if constraints == _NO_CONSTRAINTS:
-                found = _solve_plain(prep, fast_budget, memos)
-            else:
-                found = _solve_constrained(prep, constraints, tiles_objective, fast_budget, memos)
-        except _OverBudget:
-            from ._by_ranks import by_ranks  # (imports this module)
+        while True:
+            if fast:
+                try:
+                    if constraints == _NO_CONSTRAINTS:
+                        found = _solve_plain(prep, fast, fast_memo)
+                    else:
+                        found = _solve_constrained(
+                            prep, constraints, tiles_objective, fast, fast_memo
+                        )
+                    break
+                except _OverBudget:
+                    pass
+            if searcher is None:
+                from ._by_ranks import by_ranks  # (imports this module)
 
-            best, at_least = by_ranks(
-                counts, prep, rules, constraints, tiles_objective, extra, memos
-            )
-            found = _reconstruct(prep, constraints, tiles_objective, best, at_least)
+                searcher = by_ranks(
+                    counts, prep, rules, constraints, tiles_objective, extra, memos, allowance
+                )
+            allowance[0] = ranks if ranks is not None else 1 << 62
+            try:
+                found = _reconstruct(prep, constraints, tiles_objective, *searcher)
+                break
+            except _OverBudget:
+                pass
+            fast *= _GROWTH
+            ranks = ranks * _GROWTH if ranks is not None else None
     finally:
         for memo in memos:
             memo.clear()
@@ -475,12 +513,10 @@ def _reconstruct(
     return total, path
 
 
-def _solve_plain(
-    prep: _Prepared, budget: int, memos: list[dict[Any, Any]]
-) -> tuple[int, list[int]]:
+def _solve_plain(prep: _Prepared, budget: int, memo: dict[int, int]) -> tuple[int, list[int]]:
+    """The fast search without constraints; ``memo`` may hold a previous turn's
+    remainders (raises :class:`_OverBudget` past ``budget`` of them)."""
     unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
-    memo: dict[int, int] = {}
-    memos.append(memo)
 
     def best(s: int) -> int:
         x = s & real
@@ -532,8 +568,9 @@ def _solve_constrained(
     constraints: Constraints,
     tiles_objective: bool,
     budget: int,
-    memos: list[dict[Any, Any]],
+    memo: dict[int, int],
 ) -> tuple[int, list[int]] | None:
+    """The fast search under ``constraints``; ``memo`` as for :func:`_solve_plain`."""
     unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
     melds = prep.melds
     jokers = prep.joker_slots
@@ -551,8 +588,6 @@ def _solve_constrained(
     ]
     counted = [*(int(limited and not m.is_run) for m in melds), 0]
     shift = 3 * len(unit) + 3
-    memo: dict[int, int] = {}
-    memos.append(memo)
 
     def leftover_jokers(s: int) -> int:
         return sum((s >> (3 * j)) & 3 for j in jokers)
