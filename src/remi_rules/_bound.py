@@ -27,7 +27,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from ._partition import FREE_JOKER, REAL_FIELDS
+from ._meld_catalogue import FREE_JOKER, REAL_FIELDS
 
 _NEG: Final = -(1 << 60)
 _KEEP: Final = 4

@@ -12,15 +12,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from ._bound import make_bound
+from ._meld_catalogue import _FIXED0, FREE_JOKER, NFIELDS, REAL_FIELDS
 from ._partition import (
-    _FIXED0,
     _INFEASIBLE,
-    FREE_JOKER,
     NEED_ACE_SET,
     NEED_RUN,
     NEED_SET,
-    NFIELDS,
-    REAL_FIELDS,
     Constraints,
     _OverBudget,
     _Prepared,
