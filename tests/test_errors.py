@@ -67,8 +67,8 @@ LANGS = ("ro", "en")
 
 CODE_ENUMS: tuple[type[enum.StrEnum], ...] = tuple(
     obj
-    for obj in vars(errors).values()
-    if inspect.isclass(obj) and issubclass(obj, enum.StrEnum) and obj.__module__ == errors.__name__
+    for name, obj in vars(errors).items()
+    if name in errors.__all__ and inspect.isclass(obj) and issubclass(obj, enum.StrEnum)
 )
 ALL_CODES: tuple[enum.StrEnum, ...] = tuple(code for enum_ in CODE_ENUMS for code in enum_)
 

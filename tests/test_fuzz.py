@@ -5,29 +5,15 @@ run is by hand (``python benchmarks/fuzz.py --cases 100000``; see its docstring)
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
+import fuzz
 import pytest
+from fuzzing.outcomes import Case
 
 ROOT = Path(__file__).resolve().parent.parent
 
-
-def _load_fuzzer() -> Any:
-    if "fuzz" in sys.modules and hasattr(sys.modules["fuzz"], "SURFACES"):
-        return sys.modules["fuzz"]
-    path = ROOT / "benchmarks" / "fuzz.py"
-    spec = importlib.util.spec_from_file_location("fuzz", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["fuzz"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-fuzz = _load_fuzzer()
 
 # Cases per surface: a few seconds each under CI=true on a loaded machine.
 SLICE = {
@@ -85,7 +71,7 @@ def test_an_other_exception_is_counted_with_a_repro(monkeypatch: pytest.MonkeyPa
     empty: dict[str, object] = {}
 
     def broken(_rng: Any) -> Any:
-        return fuzz.Case("boom", lambda: empty["missing"], lambda: "{}['missing']")
+        return Case("boom", lambda: empty["missing"], lambda: "{}['missing']")
 
     monkeypatch.setitem(fuzz.SURFACES, "boom", broken)
     tally = fuzz.run_surface("boom", 3, seed=0)
@@ -99,7 +85,7 @@ def test_a_case_past_the_hard_limit_is_interrupted(monkeypatch: pytest.MonkeyPat
         while True:
             pass
 
-    monkeypatch.setitem(fuzz.SURFACES, "hang", lambda _rng: fuzz.Case("hang", endless))
+    monkeypatch.setitem(fuzz.SURFACES, "hang", lambda _rng: Case("hang", endless))
     tally = fuzz.run_surface("hang", 1, seed=0, time_limit=0.05, hard_limit=0.2)
     assert tally.other_exceptions == 1 and tally.slow == 1
     assert "HardTimeout" in tally.examples[-1]

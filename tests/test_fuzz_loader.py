@@ -7,29 +7,13 @@ back equal."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from typing import Any
-
+import fuzz_loader
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _load_fuzzer() -> Any:
-    path = ROOT / "benchmarks" / "fuzz_loader.py"
-    spec = importlib.util.spec_from_file_location("fuzz_loader", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("fuzz_loader", module)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.rule("TILES-01")
 def test_TILES_01_two_thousand_mutated_saves_never_break_the_loader() -> None:
-    result = _load_fuzzer().run(2000, seed=0, games=1)
+    result = fuzz_loader.run(2000, seed=0, games=1)
     assert result["cases"] == 2000
     assert result["other_exceptions"] == 0, result["examples"]
     assert result["accepted_but_invariant_broken"] == 0, result["examples"]
@@ -40,8 +24,7 @@ def test_TILES_01_two_thousand_mutated_saves_never_break_the_loader() -> None:
 
 
 def test_the_fuzzer_is_seeded() -> None:
-    fuzz = _load_fuzzer()
-    first = fuzz.run(60, seed=5, games=1)
-    second = fuzz.run(60, seed=5, games=1)
+    first = fuzz_loader.run(60, seed=5, games=1)
+    second = fuzz_loader.run(60, seed=5, games=1)
     for key in ("accepted", "rejected", "codes", "mutations"):
         assert first[key] == second[key]

@@ -13,16 +13,15 @@
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
 import random
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
+from fuzzing.play import play_randomly, sample_games
 
 from remi_rules import serde, variants
 from remi_rules.engine import (
@@ -43,24 +42,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = ROOT / "docs" / "schema"
 
 
-def _load_fuzzer() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "fuzz_loader", ROOT / "benchmarks" / "fuzz_loader.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("fuzz_loader", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-fuzz_loader = _load_fuzzer()
-
-
 @pytest.fixture(scope="module")
 def games() -> list[Game]:
     """Seeded games of every preset (2, 3 and 4 players) at many points."""
-    return list(fuzz_loader.sample_games(2, seed=11, every=20))
+    return list(sample_games(2, seed=11, every=20))
 
 
 def _first(games: list[Game], test: Callable[[Game], bool]) -> Game:
@@ -156,7 +141,7 @@ def test_the_pending_turn_can_still_be_undone_after_loading() -> None:
     for _ in range(400):  # play until a step can be taken back
         if any(isinstance(s, Undo) for s in game.legal_steps()):
             break
-        fuzz_loader.play_randomly(game, rng, max_steps=1)
+        play_randomly(game, rng, max_steps=1)
     before_undo = Game.replay(game.record())
     assert any(isinstance(s, Undo) for s in game.legal_steps())
     loaded = serde.load_game(serde.dump_game(game))

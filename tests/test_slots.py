@@ -12,7 +12,7 @@ from remi_rules._slots import _twin, evolver, maker, replacer, require_plain
 from remi_rules.bots import GreedyBot, RandomBot
 from remi_rules.engine import Bot, Game, GameState, PlayerView, SeatState, TurnState, events
 from remi_rules.engine._common import fresh_turn
-from remi_rules.engine.view import PublicSeat, PublicTurn, _public_seat, _public_seats
+from remi_rules.engine.view import PublicSeat, PublicTurn, _public_seats_of
 
 HOT: list[type] = [GameState, SeatState, TurnState, PlayerView, PublicSeat, PublicTurn]
 HOT_EVENTS: list[type] = [events.Drew, events.Discarded, events.TurnStarted]
@@ -70,15 +70,16 @@ def test_views_equal_views_built_by_the_constructor(name: str) -> None:
                 assert (view.own_turn is turn) == (turn.seat == seat)
 
 
-def test_the_public_seat_cache_is_bounded_and_never_stale() -> None:
-    seat = SeatState(rack=(1, 2, 3))
-    first = _public_seat(seat)
-    assert first.rack_size == 3
-    for k in range(600):
-        _public_seat(SeatState(rack=tuple(range(k % 20)), turns=k))
-        assert len(_public_seats) <= 256
-    other = SeatState(rack=(1, 2), opened=True)
-    assert _public_seat(other) == PublicSeat(2, True, 0, False, False, False, False, False)
+def test_the_public_seats_are_made_from_the_seats_each_time() -> None:
+    """No cache (the engine is the one place that holds mutable state): a seat's public
+    part always says what the seat state says now."""
+    seats = (SeatState(rack=(1, 2, 3)), SeatState(rack=(1, 2), opened=True, turns=4))
+    assert _public_seats_of(seats) == (
+        PublicSeat(3, False, 0, False, False, False, False, False),
+        PublicSeat(2, True, 4, False, False, False, False, False),
+    )
+    again = (seats[0], attrs.evolve(seats[1], rack=(7,), announced_few=True))
+    assert _public_seats_of(again)[1] == PublicSeat(1, True, 4, False, True, False, False, False)
 
 
 def test_a_new_turn_is_the_constructor_with_its_defaults() -> None:

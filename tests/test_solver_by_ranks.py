@@ -1,4 +1,4 @@
-"""The search by ranks (partition's fallback past FAST_BUDGET) alone, against the slow
+"""The search by ranks (partition's second exact search) alone, against the slow
 reference: with the fast search switched off, best_melds and best_opening must give
 exactly the reference's answers (melds, total, leftover), and partition.solve the
 same answer as with the fast search, lay-offs included.  Where the reference is too
@@ -147,6 +147,29 @@ def test_the_searches_agree_on_the_adversarial_families(name: str, preset: str) 
                 counts, rules, tiles_objective=tiles, constraints=shape, fast_budget=0
             )
             assert fast == slow, (name, keep, tiles)
+
+
+@pytest.mark.parametrize("preset", variants.names())
+def test_searches_in_turns_resume_exactly(monkeypatch: pytest.MonkeyPatch, preset: str) -> None:
+    # Tiny allowances: the fast search and the search by ranks each stop and resume
+    # several times (their memos kept); the answer is the reference's on seeded hands,
+    # and each search's own on a family of 22 tiles with both jokers.
+    monkeypatch.setattr(partition, "FAST_BUDGET", 3)
+    monkeypatch.setattr(partition, "RANK_BUDGET", 1)
+    rules = variants.get(preset)
+    rng = seeded_rng("turns", preset)
+    for _ in range(3 if WIDE else 1):
+        assert_matches(seeded_hand(rng, 11, preset, band=(3, 5)), rules)
+    counts = partition.counts_of(
+        parse_tiles(f"{_colour_run('R', 1, 10)} {_colour_run('G', 1, 10)} J J")
+    )
+    for shape in (partition.Constraints(), partition.Constraints(need=1, min_leftover=2)):
+        for tiles in (False, True):
+            turns = partition.solve(counts, rules, tiles_objective=tiles, constraints=shape)
+            alone = partition.solve(
+                counts, rules, tiles_objective=tiles, constraints=shape, fast_budget=0
+            )
+            assert turns == alone, (shape, tiles)
 
 
 @pytest.mark.parametrize(("size", "count"), list(LARGE_RACKS.items()))

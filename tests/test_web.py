@@ -4,7 +4,6 @@ token, a restart from the state folder and the privacy of each seat on the wire.
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import os
@@ -32,10 +31,13 @@ require("starlette.testclient")
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
+from remi_rules.notation import format_step  # noqa: E402
 from remi_rules.web import protocol  # noqa: E402
 from remi_rules.web.app import create_app, page_strings  # noqa: E402
+from remi_rules.web.registry import Registry  # noqa: E402
+from remi_rules.web.specs import AUTOMATION, TableSpec  # noqa: E402
 from remi_rules.web.store import Store  # noqa: E402
-from remi_rules.web.tables import AUTOMATION, Registry, TableSpec  # noqa: E402
+from remi_rules.web.tables import Client  # noqa: E402
 
 STATIC = Path(__file__).parents[1] / "src" / "remi_rules" / "web" / "static"
 HUMANS_AND_BOTS = {"seats": ["human", "greedy", "greedy", "greedy"], "variant": "clasic"}
@@ -716,7 +718,7 @@ def test_the_finishable_flags_come_from_the_engine_when_it_has_them(
 ) -> None:
     """A feature check: ``None`` today; once ``Game`` has ``is_finishable`` (and
     ``legal_steps(seat, finishable=True)``), the flags are the engine's."""
-    from remi_rules.web.tables import finishable
+    from remi_rules.web.present import finishable
 
     game = Game.new(variants.get("clasic"), 2, seed=3)
     seat = game.state.current
@@ -728,51 +730,28 @@ def test_the_finishable_flags_come_from_the_engine_when_it_has_them(
         assert finishable(game, seat, steps) == [s not in odd for s in steps]
 
 
-def test_the_log_uses_the_librarys_notation_module_when_there_is_one(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A feature check: ``str(step)`` today; once ``remi_rules.notation.format_step``
-    exists, every label and log line is written by it, in the connection's language."""
-    import types
-
-    from remi_rules.web import tables
-    from remi_rules.web.tables import step_text
-
-    game = Game.new(variants.get("clasic"), 2, seed=3)
-    seat = game.state.current
-    step = game.legal_steps(seat)[0]
-    if importlib.util.find_spec("remi_rules.notation") is None:
-        assert step_text(step, game.view(seat), "ro") == str(step)
-    fake = types.ModuleType("remi_rules.notation")
-    fake.format_step = lambda step, view, lang: f"{lang}:{step.kind}:{view.seat}"  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "remi_rules.notation", fake)
-    tables._notation.cache_clear()  # the lookup is made once per process
-    try:
-        _check_the_notation_is_used(step, game, seat)
-    finally:
-        tables._notation.cache_clear()
-
-
-def _check_the_notation_is_used(step: Any, game: Game, seat: int) -> None:
-    from remi_rules.web.tables import step_text
-
-    assert step_text(step, game.view(seat), "ro") == f"ro:{step.kind}:{seat}"
+def test_labels_and_log_lines_are_the_librarys_notation() -> None:
+    """Every label and log line is written by ``remi_rules.notation.format_step`` in
+    the connection's language, with the view the step was made in."""
     table = Registry().create(TableSpec(seats=("human", "human")))
-    current = table.match.game.state.current
-    first = table.match.game.legal_steps(current)[0]
+    game = table.match.game
+    current = game.state.current
+    before = game.view(current)
+    first = game.legal_steps(current)[0]
+    update = table.update(_client_of(current))
+    assert update["legal"][0]["label"] == format_step(first, before, "ro")
     table.apply(first, current)
     line = table.update(_client_of(current))["log"][0]
-    assert line["text"] == f"ro:{first.kind}:{current}"
+    assert line["text"] == format_step(first, before, "ro")
+    assert table.update(Client(current, "en"))["log"][0]["text"] == format_step(first, before)
 
 
 def _client_of(seat: int) -> Any:
-    from remi_rules.web.tables import Client
-
     return Client(seat, "ro")
 
 
 def test_a_connection_too_far_behind_is_ended_after_what_was_queued() -> None:
-    from remi_rules.web.tables import MAX_QUEUE, Client
+    from remi_rules.web.tables import MAX_QUEUE
 
     client = Client(0, "en")
     for k in range(MAX_QUEUE + 1):

@@ -1,6 +1,6 @@
 """The search by ranks of :mod:`remi_rules._partition` (docs/solver.md, "The search by
 ranks"), after van Rijn, Takes & Vis (2015): the exact search that takes over from the
-fast one past :data:`~remi_rules._partition.FAST_BUDGET`.  Its state is the fields in
+fast one in turns (:func:`remi_rules._partition.solve`).  Its state is the fields in
 order with only the runs still open per colour, the sets of the rank, the jokers and
 the constraints; questions are asked as thresholds, steered and cut by the upper
 bound of :mod:`remi_rules._bound`, with the bounds met memoised."""
@@ -12,16 +12,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from ._bound import make_bound
+from ._meld_catalogue import _FIXED0, FREE_JOKER, NFIELDS, REAL_FIELDS
 from ._partition import (
-    _FIXED0,
     _INFEASIBLE,
-    FREE_JOKER,
     NEED_ACE_SET,
     NEED_RUN,
     NEED_SET,
-    NFIELDS,
-    REAL_FIELDS,
     Constraints,
+    _OverBudget,
     _Prepared,
 )
 from .ruleset import Ruleset
@@ -84,6 +82,7 @@ def by_ranks(
     tiles_objective: bool,
     extra: Callable[[int], int] | None,
     memos: list[dict[Any, Any]],
+    allowance: list[int],
 ) -> tuple[
     Callable[[int, int, int, int, int], int], Callable[[int, int, int, int, int, int], bool]
 ]:
@@ -92,7 +91,10 @@ def by_ranks(
     encoding), and ``at_least(..., goal)``: whether it is at least ``goal``; computed
     by a search over the fields in order whose state is the runs still open
     (docs/solver.md), with bounds memoised in dicts appended to ``memos`` (the caller
-    empties them when its call ends)."""
+    empties them when its call ends).  Each state expanded takes one from
+    ``allowance[0]``; past zero the question raises
+    :class:`~remi_rules._partition._OverBudget`, and may be asked again (what it
+    proved is kept)."""
     per = rules.real_tiles_per_joker
     adjacent = rules.jokers_may_be_adjacent
     runs_ok = constraints.allow_runs
@@ -421,15 +423,47 @@ def by_ranks(
         return (x & 3, (x >> 3) & 3, (x >> 6) & 3, (x >> 9) & 3)
 
     tight = make_bound(
-        counts, per=per, runs_ok=runs_ok, high=high, gain_of=gain_of, lay=lay, adjacent=adjacent
+        counts,
+        per=per,
+        runs_ok=runs_ok,
+        high=high,
+        gain_of=gain_of,
+        lay=lay,
+        adjacent=adjacent,
+        keep=constraints.min_leftover,
+    )
+    # The points still needed (a tiles objective with an opening's minimum): a state
+    # whose points can no longer reach them is infeasible.  The same bound, on points
+    # alone (lay-offs never count toward an opening, OPEN-02).
+    reach = (
+        make_bound(
+            counts,
+            per=per,
+            runs_ok=runs_ok,
+            high=high,
+            gain_of=range(26),
+            lay=[0] * REAL_FIELDS,
+            adjacent=adjacent,
+            keep=0,
+        )
+        if track
+        else None
     )
 
-    def bound(
-        p: int, s: int, prof: tuple[tuple[int, ...], ...], slots: tuple[int, ...], keep: int
-    ) -> int:
-        top = ceiling(p, s, slots)
-        rank = 14 if p >= _D_TOP else (p >> 2) + 1
-        return min(top, tight(rank, p & 3, prof, slots, jokers(s), keep, waiting(s)))
+    def promise(state: _State) -> int:
+        """The tight bound of ``state`` (no ceiling), or infeasible where the points
+        it still needs are out of reach."""
+        q, s, prof, slots, _, keep, pts, _ = state
+        rank = 14 if q >= _D_TOP else (q >> 2) + 1
+        jl = jokers(s)
+        w = waiting(s)
+        if reach is not None and pts and reach(rank, q & 3, prof, slots, jl, keep, w) < pts:
+            return _INFEASIBLE
+        return tight(rank, q & 3, prof, slots, jl, keep, w)
+
+    def bound(state: _State) -> int:
+        p, s, _, slots = state[:4]
+        return min(ceiling(p, s, slots), promise(state))
 
     bounds: dict[_State, list[int]] = {}
     """Per state: [a lower bound, an upper bound] on its value."""
@@ -462,7 +496,7 @@ def by_ranks(
         key = (p, s, prof, slots, need, keep, pts, sets)
         entry = bounds.get(key)
         if entry is None:
-            entry = [_INFEASIBLE, bound(p, s, prof, slots, keep)]
+            entry = [_INFEASIBLE, bound(key)]
             bounds[key] = entry
         low, high = entry
         if low >= goal:
@@ -471,31 +505,21 @@ def by_ranks(
             return high
         listed = children.get(key)
         if listed is None:
+            allowance[0] -= 1
+            if allowance[0] < 0:
+                raise _OverBudget
             listed = []
             for state, gain in moves(p, s, prof, slots, need, keep, pts, sets).items():
                 known = bounds.get(state)
-                if known is not None:
-                    promise = known[1]
-                else:
-                    q = state[0]
-                    rank = 14 if q >= _D_TOP else (q >> 2) + 1
-                    promise = tight(
-                        rank,
-                        q & 3,
-                        state[2],
-                        state[3],
-                        jokers(state[1]),
-                        state[5],
-                        waiting(state[1]),
-                    )
-                listed.append((gain + promise, state, gain))
+                hope = known[1] if known is not None else promise(state)
+                listed.append((gain + hope, state, gain))
             listed.sort(key=lambda item: -item[0])
             children[key] = listed
         top = _INFEASIBLE
-        for promise, state, gain in listed:
-            if promise < goal:
-                if promise > top:
-                    top = promise
+        for hope, state, gain in listed:
+            if hope < goal:
+                if hope > top:
+                    top = hope
                 break
             v = search(*state, goal - gain) + gain
             if v >= goal:
@@ -524,7 +548,7 @@ def by_ranks(
         # other, fail-soft), until they meet.  The first asks for any split worth
         # something, which a search finds at once.
         s = start(remainder)
-        low, high = _INFEASIBLE, bound(0, s, _NO_RUNS, (), keep)
+        low, high = _INFEASIBLE, bound((0, s, _NO_RUNS, (), need, keep, points, sets))
         goal = min(high, 1)
         while high > _INFEASIBLE // 2:
             value = search(0, s, _NO_RUNS, (), need, keep, points, sets, goal)

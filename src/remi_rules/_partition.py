@@ -25,29 +25,40 @@ The method (docs/solver.md has the long version):
 Constraints (the opening's composition and minimum, tiles that must stay on the
 rack) become a few more bits of the memo key.
 
-Past :data:`FAST_BUDGET` memoised remainders (hands where that recursion is
-exponential: two jokers with long runs, the high ace over four colours), the search by
-ranks takes over: the fields in order with only the runs still open per colour, the
-sets of the rank, the jokers and the constraints as state (van Rijn, Takes & Vis
-2015), memoised bounds and threshold questions; the split is rebuilt by the same
-place-the-lowest-tile rule, so the answer is the same.  Polynomial in the hand's size
-for any rack the game can reach (docs/solver.md).
+That recursion is exponential on some hands (two jokers with long runs, the high ace
+over four colours), so it takes turns with the search by ranks (:func:`solve`,
+from :data:`FAST_BUDGET` remainders and :data:`RANK_BUDGET` states): the fields in
+order with only the runs still open per colour, the sets of the rank, the jokers and
+the constraints as state (van Rijn, Takes & Vis 2015), memoised bounds and threshold
+questions; the split is rebuilt by the same place-the-lowest-tile rule, so the answer
+is the same.  Polynomial in the hand's size for any rack the game can reach
+(docs/solver.md).
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, NamedTuple
 
+from ._meld_catalogue import (
+    FREE_JOKER,
+    NFIELDS,
+    REAL_FIELDS,
+    Candidate,
+    catalogue,
+    counts_of,
+    field_of,
+    tile_of_field,
+)
 from .ruleset import Ruleset
-from .tiles import JOKER, Color, Tile
 
 __all__ = [
+    "FAST_BUDGET",
     "FREE_JOKER",
     "NEED_ACE_SET",
     "NEED_RUN",
     "NEED_SET",
+    "REAL_FIELDS",
     "Candidate",
     "Constraints",
     "catalogue",
@@ -58,183 +69,9 @@ __all__ = [
     "tile_of_field",
 ]
 
-REAL_FIELDS: Final = 52
-"""Fields 0–51 are the numbered tiles: ``(rank - 1) * 4 + colour``."""
-FREE_JOKER: Final = 52
-"""The field of the free joker."""
-_FIXED0: Final = 53
-"""Field ``53 + f`` is a fixed joker standing for the tile of field ``f``."""
-NFIELDS: Final = 105
-
 NEED_RUN: Final = 1
 NEED_SET: Final = 2
 NEED_ACE_SET: Final = 4
-
-_COLORS: Final = tuple(Color)
-_TILES: Final = tuple(
-    [Tile(f // 4 + 1, _COLORS[f % 4]) for f in range(REAL_FIELDS)]
-    + [JOKER]
-    + [Tile(fixed_as=Tile(f // 4 + 1, _COLORS[f % 4])) for f in range(REAL_FIELDS)]
-)
-
-
-def field_of(tile: Tile) -> int:
-    """The solver's field of ``tile`` (its place in the solver's notation order)."""
-    rank, color = tile.rank, tile.color
-    if rank is not None and color is not None:
-        return (rank - 1) * 4 + color.index
-    fixed = tile.fixed_as
-    if fixed is None:
-        return FREE_JOKER
-    assert fixed.rank is not None and fixed.color is not None
-    return _FIXED0 + (fixed.rank - 1) * 4 + fixed.color.index
-
-
-def tile_of_field(field: int) -> Tile:
-    """The tile value of a field (the inverse of :func:`field_of`)."""
-    return _TILES[field]
-
-
-_FIELD_BY_CODE: Final = {t._code: field_of(t) for t in _TILES}
-
-
-def counts_of(tiles: Iterable[Tile]) -> list[int]:
-    """The hand as 105 counts, one per field."""
-    counts = [0] * NFIELDS
-    by_code = _FIELD_BY_CODE
-    for tile in tiles:
-        counts[by_code[tile._code]] += 1
-    return counts
-
-
-class Candidate(NamedTuple):
-    """One meld the hand can form."""
-
-    fields: tuple[int, ...]
-    """Its tiles' fields in table order (a run ascending, a set R G A N then jokers)."""
-    key: tuple[tuple[int, ...], tuple[int, ...]]
-    """Its notation order: the sorted fields, then the table-order fields."""
-    points: int
-    """VALUE-01, each joker worth what it stands for."""
-    is_run: bool
-    ace_set: bool
-    """A set of aces that may open alone (OPEN-04)."""
-
-    @property
-    def tiles(self) -> tuple[Tile, ...]:
-        return tuple(_TILES[f] for f in self.fields)
-
-
-_RUN_FIELDS: Final = tuple((0, *(((p - 1) % 13) * 4 + c for p in range(1, 15))) for c in range(4))
-"""``_RUN_FIELDS[c][p]``: the field at run position ``p`` (1–14; 14 is the high ace)."""
-_PREFIX: Final = tuple(sum(10 if q >= 10 else 5 for q in range(1, p + 1)) for p in range(15))
-"""``_PREFIX[p]``: the points of run positions 1..p (VALUE-01: 5 up to 9, 10 from 10)."""
-
-
-def _run(acc: tuple[int, ...], points: int, plain: bool) -> Candidate:
-    key = (acc, acc) if plain else (tuple(sorted(acc)), acc)
-    return Candidate(acc, key, points, True, False)
-
-
-def _run_candidates(counts: Sequence[int], rules: Ruleset, out: list[Candidate], maxj: int) -> None:
-    per = rules.real_tiles_per_joker
-    adjacent = rules.jokers_may_be_adjacent
-    free = counts[FREE_JOKER]
-    top = 14 if rules.ace_high_run else 13
-    for c in range(4):
-        fields = _RUN_FIELDS[c]
-        real = [False, *(counts[fields[p]] > 0 for p in range(1, 15)), False]
-        if sum(real) < 3 - maxj:
-            continue
-        if not maxj:
-            # No jokers: every window of three or more consecutive held positions.
-            for lo in range(1, top - 1):
-                if not real[lo]:
-                    continue
-                for hi in range(lo + 2, min(top, lo + 12) + 1):
-                    if not (real[hi] and real[hi - 1] and real[hi - 2]):
-                        break
-                    acc = fields[lo : hi + 1]
-                    out.append(_run(acc, _PREFIX[hi] - _PREFIX[lo - 1], hi < 14))
-            continue
-        fixed = [False, *(counts[_FIXED0 + fields[p]] > 0 for p in range(1, 15))]
-        for lo in range(1, top - 1):
-            # Partial runs from lo: (fields, jokers, free jokers used, last was a joker).
-            partial: list[tuple[tuple[int, ...], int, int, bool]] = [((), 0, 0, False)]
-            for hi in range(lo, min(top, lo + 12) + 1):
-                f = fields[hi]
-                grown: list[tuple[tuple[int, ...], int, int, bool]] = []
-                for acc, nj, nf, last in partial:
-                    if real[hi]:
-                        grown.append(((*acc, f), nj, nf, False))
-                    if nj < maxj and (adjacent or not last):
-                        if nf < free:
-                            grown.append(((*acc, FREE_JOKER), nj + 1, nf + 1, True))
-                        if fixed[hi]:
-                            grown.append(((*acc, _FIXED0 + f), nj + 1, nf, True))
-                if not grown:
-                    break
-                partial = grown
-                n = hi - lo + 1
-                if n < 3:
-                    continue
-                points = _PREFIX[hi] - _PREFIX[lo - 1]
-                for acc, nj, _, _ in partial:
-                    if n - nj >= per * nj and nj < n:
-                        out.append(_run(acc, points, not nj and hi < 14))
-
-
-def _set_candidates(counts: Sequence[int], rules: Ruleset, out: list[Candidate], maxj: int) -> None:
-    per = rules.real_tiles_per_joker
-    free = min(counts[FREE_JOKER], maxj)
-    ace_joker_ok = rules.opening_ace_set_joker_ok
-    for rank in range(1, 14):
-        base = (rank - 1) * 4
-        reals = [c for c in range(4) if counts[base + c]]
-        if len(reals) + maxj < 3:
-            continue
-        fixed = [c for c in range(4) if counts[_FIXED0 + base + c]] if maxj else []
-        value = 25 if rank == 1 else 10 if rank >= 10 else 5
-        for k in range(max(1, per), len(reals) + 1):
-            for chosen in itertools.combinations(reals, k):
-                real_fields = tuple(base + c for c in chosen)
-                if not maxj:
-                    if k >= 3:
-                        out.append(
-                            Candidate(
-                                real_fields, (real_fields, real_fields), value * k, False, rank == 1
-                            )
-                        )
-                    continue
-                spare = [c for c in fixed if c not in chosen]
-                for nf in range(free + 1):
-                    for kf in range(min(len(spare), maxj - nf) + 1):
-                        n = k + nf + kf
-                        nj = nf + kf
-                        if not 3 <= n <= 4 or k < per * nj:
-                            continue
-                        for fx in itertools.combinations(spare, kf):
-                            acc = (
-                                *real_fields,
-                                *(FREE_JOKER,) * nf,
-                                *(_FIXED0 + base + c for c in fx),
-                            )
-                            ace = rank == 1 and (k >= 3 or ace_joker_ok)
-                            out.append(Candidate(acc, (acc, acc), value * n, False, ace))
-
-
-def catalogue(counts: Sequence[int], rules: Ruleset) -> list[Candidate]:
-    """Every valid meld whose tiles are inside the hand ``counts`` (105 fields).
-
-    A joker goes in every slot it may fill, including the slot of a tile the hand
-    holds (that tile may be wanted elsewhere); fixed jokers only where their tile
-    would go (JOLY-05).  Runs come first, then sets; the order is not significant."""
-    jokers = sum(counts[FREE_JOKER:])
-    maxj = min(2, jokers)
-    out: list[Candidate] = []
-    _run_candidates(counts, rules, out, maxj)
-    _set_candidates(counts, rules, out, maxj)
-    return out
 
 
 _LAST: Final = ((NFIELDS * 9,), ())
@@ -313,9 +150,7 @@ def _prepare(
     # in what they make feasible, so they are merged only with equal points.
     by_points = tiles_objective and constraints.min_points > 0
     best: dict[tuple[int, int], tuple[int, Candidate]] = {}
-    for cand in catalogue(counts, rules):
-        if cand.is_run and not constraints.allow_runs:
-            continue
+    for cand in catalogue(counts, rules, runs=constraints.allow_runs):
         mask = 0
         for f in cand.fields:
             mask += unit[compact[f]]
@@ -349,16 +184,26 @@ def _prepare(
     return _Prepared(unit, guard, real, start, by_low, tuple(melds), jokers, tuple(present))
 
 
-FAST_BUDGET = 5_000
-"""Remainders the fast search may memoise before the solver switches to the search by
-ranks.  Both searches are exact and break ties the same way, so this changes only the
-time an answer takes: the fast search is quickest on sparse racks (many tiles that no
-meld holds), the search by ranks on dense ones, two jokers and the high ace
-(docs/decisions.md, "Solver: the budget of the fast search")."""
+FAST_BUDGET = 4_000
+"""Remainders the fast search may memoise in its first turn (see :func:`solve`).  Both
+searches are exact and break ties the same way, so this changes only the time an
+answer takes: the fast search is quickest on sparse racks (many tiles that no meld
+holds), the search by ranks on dense ones, two jokers and the high ace
+(docs/decisions.md, "Solver: two searches in turns").  ``0``: the search by ranks
+alone."""
+
+RANK_BUDGET = 300
+"""States the search by ranks may expand in its first turn (see :func:`solve`)."""
+
+FAST_MAX_TILES = 40
+"""Hands of more tiles go to the search by ranks alone (see :func:`solve`)."""
+
+_GROWTH: Final = 4
+"""Each turn of a search gets this many times its previous allowance."""
 
 
 class _OverBudget(Exception):
-    """The fast search met more remainders than its budget."""
+    """A search spent its allowance for this turn."""
 
 
 def solve(
@@ -380,31 +225,58 @@ def solve(
     placements are not returned as melds).
 
     Any hand the game can reach (the 104 numbered tiles at most twice each, two
-    jokers) is solved exactly, in time polynomial in its size: the fast search runs
-    first, and past ``fast_budget`` memoised remainders (default :data:`FAST_BUDGET`)
-    the search by ranks takes over (``0``: the search by ranks alone).  Same answer
-    either way."""
-    if fast_budget is None:
-        fast_budget = FAST_BUDGET
+    jokers) is solved exactly, in time polynomial in its size: the fast search and the
+    search by ranks run in turns, each resuming where its last turn stopped (its memo
+    kept) with :data:`_GROWTH` times the allowance, until one finishes, starting with
+    :data:`FAST_BUDGET` remainders and :data:`RANK_BUDGET` states; so the call costs a
+    constant times the cheaper of the two, and the search by ranks is polynomial.
+    Hands of more than :data:`FAST_MAX_TILES` tiles go to the search by ranks alone.
+    ``fast_budget``: the fast search alone up to that many remainders, then the search
+    by ranks to the end (``0``: the search by ranks alone).  Same answer either way."""
     prep = _prepare(counts, rules, tiles_objective, constraints, extra)
-    found: tuple[int, list[int]] | None
+    if fast_budget is None:
+        # Past FAST_MAX_TILES tiles the fast search's remainders are dear and its turns
+        # rarely win: the search by ranks alone.
+        fast = FAST_BUDGET if sum(counts) <= FAST_MAX_TILES else 0
+        ranks = RANK_BUDGET if fast else None
+    else:
+        fast, ranks = fast_budget, None
     # The searches' memos belong to this call: emptied before it returns (the
     # recursive closures holding them are reference cycles, so without this they
     # would wait for the garbage collector).
-    memos: list[dict[Any, Any]] = []
+    fast_memo: dict[int, int] = {}
+    memos: list[dict[Any, Any]] = [fast_memo]
+    allowance = [0]
+    """The states the search by ranks may still expand in this turn."""
+    searcher: tuple[Callable[[int, int, int, int, int], int], Callable[..., bool]] | None = None
+    found: tuple[int, list[int]] | None
     try:
-        try:
-            if constraints == _NO_CONSTRAINTS:
-                found = _solve_plain(prep, fast_budget, memos)
-            else:
-                found = _solve_constrained(prep, constraints, tiles_objective, fast_budget, memos)
-        except _OverBudget:
-            from ._by_ranks import by_ranks  # (imports this module)
+        while True:
+            if fast:
+                try:
+                    if constraints == _NO_CONSTRAINTS:
+                        found = _solve_plain(prep, fast, fast_memo)
+                    else:
+                        found = _solve_constrained(
+                            prep, constraints, tiles_objective, fast, fast_memo
+                        )
+                    break
+                except _OverBudget:
+                    pass
+            if searcher is None:
+                from ._by_ranks import by_ranks  # (imports this module)
 
-            best, at_least = by_ranks(
-                counts, prep, rules, constraints, tiles_objective, extra, memos
-            )
-            found = _reconstruct(prep, constraints, tiles_objective, best, at_least)
+                searcher = by_ranks(
+                    counts, prep, rules, constraints, tiles_objective, extra, memos, allowance
+                )
+            allowance[0] = ranks if ranks is not None else 1 << 62
+            try:
+                found = _reconstruct(prep, constraints, tiles_objective, *searcher)
+                break
+            except _OverBudget:
+                pass
+            fast *= _GROWTH
+            ranks = ranks * _GROWTH if ranks is not None else None
     finally:
         for memo in memos:
             memo.clear()
@@ -475,12 +347,10 @@ def _reconstruct(
     return total, path
 
 
-def _solve_plain(
-    prep: _Prepared, budget: int, memos: list[dict[Any, Any]]
-) -> tuple[int, list[int]]:
+def _solve_plain(prep: _Prepared, budget: int, memo: dict[int, int]) -> tuple[int, list[int]]:
+    """The fast search without constraints; ``memo`` may hold a previous turn's
+    remainders (raises :class:`_OverBudget` past ``budget`` of them)."""
     unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
-    memo: dict[int, int] = {}
-    memos.append(memo)
 
     def best(s: int) -> int:
         x = s & real
@@ -532,8 +402,9 @@ def _solve_constrained(
     constraints: Constraints,
     tiles_objective: bool,
     budget: int,
-    memos: list[dict[Any, Any]],
+    memo: dict[int, int],
 ) -> tuple[int, list[int]] | None:
+    """The fast search under ``constraints``; ``memo`` as for :func:`_solve_plain`."""
     unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
     melds = prep.melds
     jokers = prep.joker_slots
@@ -551,8 +422,6 @@ def _solve_constrained(
     ]
     counted = [*(int(limited and not m.is_run) for m in melds), 0]
     shift = 3 * len(unit) + 3
-    memo: dict[int, int] = {}
-    memos.append(memo)
 
     def leftover_jokers(s: int) -> int:
         return sum((s >> (3 * j)) & 3 for j in jokers)

@@ -443,7 +443,7 @@ def error_codes_page(templates: dict[str, str] | None = None) -> str:
         out += [
             f"## `{code_enum.__name__}`",
             "",
-            f"[`{code_enum.__name__}`][{code_enum.__module__}.{code_enum.__qualname__}]: "
+            f"[`{code_enum.__name__}`][remi_rules.errors.{code_enum.__qualname__}]: "
             f"{_summary(code_enum.__doc__)}",
             "",
             "| Code | English message template |",

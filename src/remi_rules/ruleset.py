@@ -18,6 +18,7 @@ A house rule is one field changed::
 from __future__ import annotations
 
 import enum
+import functools
 import hashlib
 import json
 from collections.abc import Iterator
@@ -25,7 +26,32 @@ from typing import Any, Final
 
 import attrs
 
-from .errors import InvalidRulesetError, RulesetErrorCode, RulesetTypeError
+from ._knob_types import INT_MAX as _INT_MAX
+from ._knob_types import (
+    AceDoubleClass,
+    AtuAnnounceDeadline,
+    AtuBonusTrigger,
+    AtuFaceUpTakeable,
+    ClosingAtuTwinEffect,
+    ClosingEffect,
+    ClosingTileMode,
+    DoublesExchangeUnit,
+    JokerTableValueEnd,
+    MultiplierStacking,
+    OpeningComposition,
+    PeTablaDeclareBy,
+    PeTablaTakeDiscard,
+    ReusedJokerValueEnd,
+    StarterRotation,
+    StockExhausted,
+    SwappedJokerMode,
+    SwappedJokerUse,
+    SwapReplacementCredit,
+    SwapReplacementValue,
+    TieRule,
+)
+from ._ruleset_checks import check_playable, validate
+from .errors import InvalidRulesetError, RulesetErrorCode
 
 __all__ = [
     "KNOB_GROUPS",
@@ -59,147 +85,6 @@ __all__ = [
 ]
 
 
-# -- the enums of the matrix --------------------------------------------------------------
-
-
-class OpeningComposition(enum.StrEnum):
-    """OPEN-03: what the first etalare must contain."""
-
-    RUN = "run"
-    RUN_AND_SET = "run_and_set"
-
-
-class SwappedJokerUse(enum.StrEnum):
-    """JOLY-04: what a player must do with a joker he took by a swap."""
-
-    KEEP = "keep"
-    SAME_TURN_NEW_MELD = "same_turn_new_meld"
-
-
-class SwappedJokerMode(enum.StrEnum):
-    """JOLY-05: what a swapped joker is afterwards."""
-
-    WILD = "wild"
-    FIXED_IDENTITY = "fixed_identity"
-
-
-class ClosingTileMode(enum.StrEnum):
-    """CLOSE-01/02: the closing tile is discarded, or kept on the rack."""
-
-    DISCARD = "discard"
-    KEEP = "keep"
-
-
-class ClosingEffect(enum.StrEnum):
-    """CLOSE-05: the multiplier a closing tile causes."""
-
-    NONE = "none"
-    CLOSER_X2 = "closer_x2"
-    ALL_X2 = "all_x2"
-
-
-class MultiplierStacking(enum.StrEnum):
-    """SCORE-04/05/06: how several doublings combine."""
-
-    MULTIPLY = "multiply"
-    CAP_X2 = "cap_x2"
-
-
-class PeTablaDeclareBy(enum.StrEnum):
-    """CLOSE-06: the deadline to declare a pe-tablă closing."""
-
-    END_OF_FIRST_CYCLE = "end_of_first_cycle"
-
-
-class PeTablaTakeDiscard(enum.StrEnum):
-    """RUPE-07: when a pe-tablă declarer may take from the row."""
-
-    CLOSING_TURN_ONLY = "closing_turn_only"
-
-
-class AtuBonusTrigger(enum.StrEnum):
-    """ATU-02/03/04: what earns the atu bonus."""
-
-    ANNOUNCE_AT_START = "announce_at_start"
-    CLOSE_WITH_TWIN = "close_with_twin"
-    MELD_TWIN = "meld_twin"
-
-
-class AtuAnnounceDeadline(enum.StrEnum):
-    """ATU-02: the last moment to announce the atu twin."""
-
-    BEFORE_OWN_FIRST_TAKE = "before_own_first_take"
-
-
-class AtuFaceUpTakeable(enum.StrEnum):
-    """ATU-06: when the face-up atu may be taken."""
-
-    CLOSING_TURN_ONLY = "closing_turn_only"
-    NEVER = "never"
-
-
-class JokerTableValueEnd(enum.StrEnum):
-    """VALUE-03: a joker on the table in the end count: 50, or the tile it represents."""
-
-    FIXED_50 = "fixed_50"
-    REPRESENTED = "represented"
-
-
-class ReusedJokerValueEnd(enum.StrEnum):
-    """VALUE-05: a reused (already swapped) joker in the end count."""
-
-    AS_ANY_JOKER = "as_any_joker"
-    ZERO = "zero"
-
-
-class SwapReplacementValue(enum.StrEnum):
-    """VALUE-05: what the tile laid in a joker's place is worth to the meld owner."""
-
-    FACE = "face"
-    JOKER_50 = "joker_50"
-
-
-class SwapReplacementCredit(enum.StrEnum):
-    """VALUE-05, OQ-20: who is credited with the tile laid in a joker's place."""
-
-    MELD_OWNER = "meld_owner"
-    SWAPPER = "swapper"
-
-
-class StarterRotation(enum.StrEnum):
-    """DEAL-01: who starts the next round."""
-
-    NEXT_IN_TURN_ORDER = "next_in_turn_order"
-
-
-class AceDoubleClass(enum.StrEnum):
-    """DUBLE-02: the class of a pair of 1s for exchanges."""
-
-    BIG = "big"
-    KEY = "key"
-
-
-class DoublesExchangeUnit(enum.StrEnum):
-    """DUBLE-04: what each side gives in a doubles exchange."""
-
-    ONE_TILE = "one_tile"
-    PAIR = "pair"
-
-
-class StockExhausted(enum.StrEnum):
-    """END-01/02: what happens when the stock runs out."""
-
-    END_ROUND = "end_round"
-    RESHUFFLE_DISCARDS = "reshuffle_discards"
-
-
-class TieRule(enum.StrEnum):
-    """TIE-01/02: who wins when several seats share the top result."""
-
-    CLOSER_THEN_SHARED = "closer_then_shared"
-    SHARED = "shared"
-
-
 # -- knob metadata --------------------------------------------------------------------------
 
 KNOB_GROUPS: Final = (
@@ -230,8 +115,6 @@ class KnobInfo:
     """Largest allowed value of an int knob (``None`` for other knobs)."""
 
 
-_INT_MAX: Final = 1_000_000
-
 MAX_TURNS_PER_ROUND: Final = 1000
 """The largest ``max_turns_per_round`` (2.5 times the presets' 400).  A round with a
 reshuffled stock lasts up to its cap, and every round the engine can play must save
@@ -260,39 +143,6 @@ def _knob(
         kw_only=True,
         metadata={"group": group, "rules": tuple(rules.split()), "doc": doc, "lo": lo, "hi": hi},
     )
-
-
-@attrs.frozen(kw_only=True)
-class ClosingAtuTwinEffect:
-    """The value of ``closing_atu_twin_effect`` (CLOSE-05, ATU-03): what closing with the
-    atu twin as the closing tile gives: a ``bonus`` to the closer and a ``mult``."""
-
-    bonus: int
-    mult: ClosingEffect
-
-    def __attrs_post_init__(self) -> None:
-        if type(self.bonus) is not int:
-            raise RulesetTypeError(
-                RulesetErrorCode.WRONG_TYPE,
-                knob="closing_atu_twin_effect.bonus",
-                expected="int",
-                got=type(self.bonus).__name__,
-            )
-        if not isinstance(self.mult, ClosingEffect):
-            raise RulesetTypeError(
-                RulesetErrorCode.WRONG_TYPE,
-                knob="closing_atu_twin_effect.mult",
-                expected="ClosingEffect",
-                got=type(self.mult).__name__,
-            )
-        if not 0 <= self.bonus <= _INT_MAX:
-            raise InvalidRulesetError(
-                RulesetErrorCode.OUT_OF_RANGE,
-                knob="closing_atu_twin_effect.bonus",
-                value=self.bonus,
-                lo=0,
-                hi=_INT_MAX,
-            )
 
 
 @attrs.frozen(kw_only=True)
@@ -617,13 +467,13 @@ class Ruleset:
 
     def __attrs_post_init__(self) -> None:
         for field in attrs.fields(type(self)):
-            _validate(field, getattr(self, field.name))
+            validate(field, _field_type(field), getattr(self, field.name))
         starter, others = self.hand_sizes
         if starter + 3 * others + 1 > 106:
             raise InvalidRulesetError(
                 RulesetErrorCode.HAND_SIZES, knob="hand_sizes", value=self.hand_sizes
             )
-        _check_playable(self)
+        check_playable(self)
 
     def fingerprint(self) -> str:
         """A short stable hash (16 hex digits) of the knob values, for saved games.
@@ -636,8 +486,7 @@ class Ruleset:
         >>> len(variants.get("clasic").fingerprint())
         16
         """
-        canonical = json.dumps(self.as_plain_dict(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+        return _fingerprint(self)
 
     def as_plain_dict(self) -> dict[str, object]:
         """The knob values as plain JSON values (enums as their string values), in
@@ -647,6 +496,14 @@ class Ruleset:
     def _items(self) -> Iterator[tuple[str, object]]:
         for field in attrs.fields(type(self)):
             yield field.name, getattr(self, field.name)
+
+
+@functools.lru_cache(maxsize=64)
+def _fingerprint(rules: Ruleset) -> str:
+    """:meth:`Ruleset.fingerprint`, remembered for the last few rulesets (a server sends
+    it with every view; equal rulesets are equal keys, so a hit is always right)."""
+    canonical = json.dumps(rules.as_plain_dict(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
 def _plain(value: object) -> object:
@@ -672,99 +529,6 @@ def _field_type(field: attrs.Attribute[Any]) -> Any:
         for f in attrs.fields(Ruleset):
             _RESOLVED[f.name] = f.type
     return _RESOLVED[field.name]
-
-
-def _validate(field: attrs.Attribute[Any], value: object) -> None:
-    name = field.name
-    tp = _field_type(field)
-    optional = tp in (int | None,)
-    if optional and value is None:
-        return
-    if tp is bool or tp is int or optional:
-        expected: type = bool if tp is bool else int
-        if type(value) is not expected:
-            raise RulesetTypeError(
-                RulesetErrorCode.WRONG_TYPE,
-                knob=name,
-                expected=expected.__name__ + (" | None" if optional else ""),
-                got=type(value).__name__,
-            )
-        if expected is int:
-            assert isinstance(value, int)
-            lo, hi = field.metadata["lo"], field.metadata["hi"]
-            if (lo is not None and value < lo) or (hi is not None and value > hi):
-                raise InvalidRulesetError(
-                    RulesetErrorCode.OUT_OF_RANGE, knob=name, value=value, lo=lo, hi=hi
-                )
-        return
-    if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        if not isinstance(value, tp):
-            raise RulesetTypeError(
-                RulesetErrorCode.WRONG_TYPE,
-                knob=name,
-                expected=tp.__name__,
-                got=type(value).__name__,
-            )
-        return
-    if tp is ClosingAtuTwinEffect:
-        if not isinstance(value, ClosingAtuTwinEffect):
-            raise RulesetTypeError(
-                RulesetErrorCode.WRONG_TYPE,
-                knob=name,
-                expected="ClosingAtuTwinEffect",
-                got=type(value).__name__,
-            )
-        return
-    # hand_sizes: tuple[int, int]
-    if not (type(value) is tuple and len(value) == 2 and all(type(v) is int for v in value)):
-        raise RulesetTypeError(
-            RulesetErrorCode.WRONG_TYPE,
-            knob=name,
-            expected="tuple[int, int]",
-            got=type(value).__name__,
-        )
-    starter, others = value
-    # The starter's first turn is a discard (TURN-01) and a rack never empties but by
-    # a close: the starter needs 2 tiles at least.
-    if not (1 <= others <= starter <= 30 and starter >= 2):
-        raise InvalidRulesetError(RulesetErrorCode.HAND_SIZES, knob=name, value=value)
-
-
-def _unplayable(conflict: str, knobs: tuple[str, ...], **details: object) -> InvalidRulesetError:
-    return InvalidRulesetError(
-        RulesetErrorCode.UNPLAYABLE_COMBINATION,
-        knob=knobs[0],
-        knobs=knobs,
-        conflict=conflict,
-        **details,
-    )
-
-
-def _check_playable(rules: Ruleset) -> None:
-    """Refuse the knob combinations under which a round could get stuck or never end
-    (docs/rulesets.md, "Combinations that cannot be played"); each single knob is
-    already within its range."""
-    if (
-        rules.max_turns_per_round is None
-        and rules.stock_exhausted is StockExhausted.RESHUFFLE_DISCARDS
-    ):
-        # END-02 refills the stock from the row for as long as the row holds two
-        # tiles: players who never close would draw and discard for ever (END-04).
-        raise _unplayable("no_turn_cap_with_reshuffle", ("max_turns_per_round", "stock_exhausted"))
-    starter, others = rules.hand_sizes
-    needed = max(starter - 1, others)
-    limit = rules.max_rack_after_turn
-    if limit is not None and limit < needed:
-        # The starter's first turn is a discard only (TURN-01), and a player who
-        # cannot meld draws and discards: his rack at the turn's end is the one he
-        # was dealt (TURN-04's first turn, for one).
-        raise _unplayable(
-            "rack_cap_below_hand",
-            ("max_rack_after_turn", "hand_sizes"),
-            maximum=limit,
-            needed=needed,
-            hand_sizes=rules.hand_sizes,
-        )
 
 
 def require_ruleset(rules: object) -> Ruleset:

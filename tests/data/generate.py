@@ -19,7 +19,7 @@ from remi_rules.bots import GreedyBot
 from remi_rules.engine import Game, Match, MatchConfig, play_round
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from fuzz_loader import play_randomly
+from fuzzing.play import play_randomly
 
 
 def _write(out: Path, name: str, text: str) -> None:

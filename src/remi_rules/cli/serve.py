@@ -57,15 +57,21 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     return parser
 
 
+_WEB_PACKAGES = frozenset({"uvicorn", "starlette", "websockets", "anyio", "h11", "httptools"})
+"""What the ``web`` extra installs: without one of them, ``serve`` says what to install."""
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
     try:
         import uvicorn
 
         from ..web.app import create_app
         from ..web.protocol import MAX_FRAME_BYTES
+        from ..web.registry import Registry
         from ..web.store import Store
-        from ..web.tables import Registry
-    except ImportError:
+    except ModuleNotFoundError as err:  # the extra's packages only: never hide our own bug
+        if (err.name or "").partition(".")[0] not in _WEB_PACKAGES:
+            raise
         raise CliError("web_missing") from None
     house: str | None = None
     if args.rules:

@@ -88,36 +88,22 @@ class PublicTurn:
 
 _make_seat = maker(PublicSeat)
 _make_turn = maker(PublicTurn)
-_public_seats: dict[int, tuple[SeatState, PublicSeat]] = {}
-"""``id(seat state) -> (seat state, its PublicSeat)``: most seats are unchanged from
-one step to the next, so their public part is made once (the entry holds the seat
-state, so its id cannot be reused while it is cached)."""
 
 
 def _public_seats_of(seats: tuple[SeatState, ...]) -> tuple[PublicSeat, ...]:
-    cache = _public_seats
-    out = []
-    for seat in seats:
-        hit = cache.get(id(seat))
-        out.append(hit[1] if hit is not None and hit[0] is seat else _public_seat(seat))
-    return tuple(out)
-
-
-def _public_seat(seat: SeatState) -> PublicSeat:
-    if len(_public_seats) >= 256:
-        _public_seats.clear()
-    public = _make_seat(
-        len(seat.rack),
-        seat.opened,
-        seat.turns,
-        seat.has_taken,
-        seat.announced_few,
-        seat.missed_announcement,
-        seat.announced_atu,
-        seat.declared_pe_tabla,
+    return tuple(
+        _make_seat(
+            len(seat.rack),
+            seat.opened,
+            seat.turns,
+            seat.has_taken,
+            seat.announced_few,
+            seat.missed_announcement,
+            seat.announced_atu,
+            seat.declared_pe_tabla,
+        )
+        for seat in seats
     )
-    _public_seats[id(seat)] = (seat, public)
-    return public
 
 
 def _public_turn(turn: TurnState) -> PublicTurn:

@@ -43,7 +43,9 @@ from .. import _i18n as i18n
 from .. import serde, variants
 from ..errors import RemiError
 from . import protocol
-from .tables import BOT_KINDS, SEAT_KINDS, Client, Registry, TableSpec, WebRefusal
+from .registry import Registry
+from .specs import BOT_KINDS, SEAT_KINDS, TableSpec, WebRefusal
+from .tables import Client
 
 __all__ = ["STATIC_DIR", "create_app", "page_strings"]
 

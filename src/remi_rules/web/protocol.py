@@ -20,7 +20,7 @@ Server → client: ``welcome`` (the seat, the table, the 106 tiles), ``update`` 
 seat's view, legal steps, the melds, the new events and log lines, the result and the
 match), ``hint``, ``pong`` and ``refused`` (``{"error": {"code", "details",
 "message"}}``: a library error as :func:`remi_rules.serde.dump_error` writes it, or
-one of the web table's own codes, :class:`~remi_rules.web.tables.WebRefusal`).
+one of the web table's own codes, :class:`~remi_rules.web.specs.WebRefusal`).
 
 A refused message changes nothing.  A frame over :data:`MAX_FRAME_BYTES` is closed
 with WebSocket code 1009, a connection sending more than
@@ -37,7 +37,8 @@ from typing import Final
 
 from .. import _i18n as i18n
 from .. import serde
-from .tables import Client, Table, WebRefusal
+from .specs import WebRefusal
+from .tables import Client, Table
 
 __all__ = [
     "CLOSE_POLICY",

@@ -20,223 +20,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import importlib
 import logging
 import secrets
-from collections.abc import Callable, Sequence
-from typing import Any, Final, Literal
+from collections.abc import Sequence
+from typing import Any, Final
 
 import attrs
 
 from .. import _i18n as i18n
-from .. import serde, variants
-from ..bots import GreedyBot, RandomBot
-from ..engine import Automation, Bot, Game, Match, MatchConfig, PlayerView, Step
+from .. import serde
+from ..engine import Bot, Match, PlayerView, Step
 from ..errors import RemiError
 from ..hints import hint
-from ..ruleset import Ruleset
-from ..tiles import tile_of
+from ..notation import format_step
+from .present import finishable, ids_in, melds, spectator_view, tile_table
+from .specs import WebRefusal, make_bot
 from .store import Store
 
-__all__ = [
-    "AUTOMATION",
-    "BOT_KINDS",
-    "MAX_TABLES",
-    "SEAT_KINDS",
-    "Client",
-    "Registry",
-    "Table",
-    "TableSpec",
-    "WebRefusal",
-    "finishable",
-    "step_text",
-    "tile_table",
-]
+__all__ = ["MAX_QUEUE", "Client", "Table"]
 
 log = logging.getLogger("remi_rules.web")
 
-BOT_KINDS: Final = ("greedy", "random")
-"""The bots a seat can hold: :class:`~remi_rules.bots.GreedyBot` (plays the hint) and
-:class:`~remi_rules.bots.RandomBot`."""
-SEAT_KINDS: Final = ("human", *BOT_KINDS)
-"""What a seat can be: a person (joined by a link with the seat's token) or a bot."""
-AUTOMATION: Final = Automation(announcements=True)
-"""What the engine does by itself at a web table: the automatic announcements of the
-presets that make them (ANNOUNCE-04), as in ``remi-rules play``."""
-MAX_TABLES: Final = 500
-"""The most tables one server holds at once (``web_too_many_tables`` past it)."""
 MAX_QUEUE: Final = 256
 """The most messages waiting for one connection; a client that falls further behind
 is closed (it reconnects with its token and gets the whole state again)."""
-MAX_HOUSE_RULES_TEXT: Final = serde.MAX_MESSAGE_BYTES
-"""The largest house-rules text the lobby accepts (characters)."""
-
-
-class WebRefusal(Exception):
-    """A message the web table refuses before any game sees it (malformed, unknown,
-    not allowed for a spectator …): ``code`` (``web:<code>`` in the catalogues) and
-    ``details``, written like a library error by :meth:`dump`."""
-
-    def __init__(self, code: str, /, **details: object) -> None:
-        super().__init__(code)
-        self.code = code
-        self.details = details
-
-    def message(self, lang: str = "en") -> str:
-        return i18n.text(f"web:{self.code}", lang, self.details)
-
-    def dump(self, lang: str) -> dict[str, Any]:
-        """``{"code", "details", "message"}``, as :func:`remi_rules.serde.dump_error`."""
-        return {"code": self.code, "details": dict(self.details), "message": self.message(lang)}
-
-
-# -- what the protocol does not offer yet: feature checks ----------------------------------
-
-
-def finishable(game: Game, seat: int, steps: Sequence[Step]) -> list[bool | None]:
-    """For each of ``steps`` (the seat's legal steps), whether it still lets the turn
-    end: the protocol's finishable flags, from ``game.legal_steps(seat,
-    finishable=True)`` (one call for the list) or else ``game.is_finishable(step)``;
-    ``None`` for each while the engine has neither (a feature check: the flags appear
-    as soon as the engine offers them)."""
-    check: Callable[[Step], object] | None = getattr(game, "is_finishable", None)
-    if check is None:
-        return [None] * len(steps)
-    listing: Callable[..., Sequence[Step]] = game.legal_steps
-    try:
-        keep = set(listing(seat, finishable=True))
-    except TypeError:  # is_finishable without the keyword
-        return [bool(check(step)) for step in steps]
-    return [step in keep for step in steps]
-
-
-@functools.lru_cache(maxsize=1)
-def _notation() -> Callable[[Step, PlayerView, str], str] | None:
-    """``remi_rules.notation.format_step`` if the library has it (looked up once: a
-    failed import costs more than writing a step)."""
-    try:
-        module = importlib.import_module("remi_rules.notation")
-    except ImportError:
-        return None
-    found: Callable[[Step, PlayerView, str], str] | None = getattr(module, "format_step", None)
-    return found
-
-
-def step_text(step: Step, view: PlayerView, lang: str) -> str:
-    """``step`` in the library's notation for ``lang`` (``remi_rules.notation.format_step``,
-    with ``view`` the position it is made in), or ``str(step)`` while the library has no
-    public notation module."""
-    fmt = _notation()
-    if fmt is not None:
-        return fmt(step, view, lang)
-    return str(step)
-
-
-def tile_table() -> list[dict[str, Any]]:
-    """The 106 physical tiles for a page: ``{"id", "text", "color", "rank", "joker"}``,
-    from :func:`remi_rules.tile_of` (the ids are fixed; this is no rule)."""
-    out: list[dict[str, Any]] = []
-    for i in range(106):
-        tile = tile_of(i)
-        out.append(
-            {
-                "id": i,
-                "text": str(tile),
-                "color": None if tile.color is None else str(tile.color.value),
-                "rank": tile.rank,
-                "joker": tile.is_joker,
-            }
-        )
-    return out
-
-
-# -- a table ---------------------------------------------------------------------------------
-
-
-@attrs.frozen
-class TableSpec:
-    """What the lobby asks for: a preset or a house-rules text, the seats (2–4, each
-    ``human``, ``greedy`` or ``random``) and the number of rounds (default: one per
-    player, each seat starting once)."""
-
-    seats: tuple[str, ...]
-    variant: str | None = "clasic"
-    house_rules: str | None = None
-    rounds: int | None = None
-
-    @classmethod
-    def from_json(cls, data: object) -> TableSpec:
-        """The lobby's request, strictly: unknown keys, wrong types and values out of
-        range are refused with :class:`WebRefusal` (``bad_table``)."""
-        if not isinstance(data, dict):
-            raise WebRefusal("bad_table", why="object")
-        unknown = sorted(set(data) - {"seats", "variant", "house_rules", "rounds"})
-        if unknown:
-            raise WebRefusal("bad_table", why=f"unknown key {unknown[0][:40]!r}")
-        seats = data.get("seats")
-        if (
-            not isinstance(seats, list)
-            or not 2 <= len(seats) <= 4
-            or not all(isinstance(k, str) and k in SEAT_KINDS for k in seats)
-        ):
-            raise WebRefusal("bad_table", why="seats: 2 to 4 of " + ", ".join(SEAT_KINDS))
-        variant = data.get("variant")
-        house = data.get("house_rules")
-        if house is not None:
-            if not isinstance(house, str) or len(house) > MAX_HOUSE_RULES_TEXT:
-                raise WebRefusal("bad_table", why="house_rules: a text")
-            variant = None
-        elif variant is None:
-            variant = "clasic"
-        if variant is not None and (
-            not isinstance(variant, str) or variant not in variants.names()
-        ):
-            raise WebRefusal("bad_table", why="variant: " + ", ".join(variants.names()))
-        rounds = data.get("rounds")
-        if rounds is not None and (type(rounds) is not int or not 1 <= rounds <= 100):
-            raise WebRefusal("bad_table", why="rounds: 1 to 100")
-        return cls(seats=tuple(seats), variant=variant, house_rules=house, rounds=rounds)
-
-    def ruleset(self) -> tuple[Ruleset, str, dict[str, Any]]:
-        """The ruleset, its label and its stored form (a preset's name or the house
-        rules as :func:`remi_rules.serde.house_rules_to_dict` writes them); a bad
-        house-rules text raises the library's :class:`~remi_rules.InvalidRulesetError`."""
-        if self.house_rules is not None:
-            text = self.house_rules
-            fmt: Literal["json", "toml"] = "json" if text.lstrip().startswith("{") else "toml"
-            rules = serde.loads_house_rules(text, fmt)
-            base = _base_of(text, fmt)
-            return rules, f"{base}+", {"house": serde.house_rules_to_dict(rules, base)}
-        assert self.variant is not None
-        return variants.get(self.variant), self.variant, {"preset": self.variant}
-
-
-def _base_of(text: str, fmt: str) -> str:
-    """The preset a house-rules text names as its base (default clasic)."""
-    import json
-    import tomllib
-
-    try:
-        data = json.loads(text) if fmt == "json" else tomllib.loads(text)
-    except ValueError:
-        return "clasic"
-    base = data.get("base", "clasic") if isinstance(data, dict) else "clasic"
-    return base if isinstance(base, str) and base in variants.names() else "clasic"
-
-
-def _rules_of(stored: dict[str, Any]) -> tuple[Ruleset, str]:
-    if "house" in stored:
-        house = stored["house"]
-        return serde.house_rules_from_dict(house), f"{house.get('base', 'clasic')}+"
-    name = stored["preset"]
-    return variants.get(name), name
-
-
-def _make_bot(kind: str, seed: int | None, seat: int) -> Bot:
-    if kind == "random":
-        return RandomBot(None if seed is None else seed * 10 + seat)
-    return GreedyBot()
 
 
 @attrs.define(eq=False)
@@ -302,7 +109,7 @@ class Table:
         self.stored_rules = stored_rules
         self.seed = seed
         self.bots: dict[int, Bot] = {
-            s: _make_bot(k, seed, s) for s, k in enumerate(self.kinds) if k != "human"
+            s: make_bot(k, seed, s) for s, k in enumerate(self.kinds) if k != "human"
         }
         self.log: list[list[dict[str, Any]]] = log if log is not None else [[]]
         while len(self.log) < len(match.games):
@@ -407,7 +214,7 @@ class Table:
         client.log = len(lines)
         view: PlayerView | None = None
         if seat is None:
-            view_data = _spectator_view(game)
+            view_data = spectator_view(game)
         else:
             view = game.view(seat)
             view_data = serde.dump_view(view, with_rules=False)
@@ -418,7 +225,7 @@ class Table:
                 legal.append(
                     {
                         "step": serde.dump_step(step),
-                        "label": step_text(step, view, client.lang),
+                        "label": format_step(step, view, client.lang),
                         "finishable": flag,
                     }
                 )
@@ -429,7 +236,7 @@ class Table:
             "round": rnd + 1,
             "view": view_data,
             "legal": legal,
-            "melds": _melds(game, client.lang),
+            "melds": melds(game, client.lang),
             "tiles_text": [
                 i18n.counted("tiles", len(s.rack), client.lang) for s in game.state.seats
             ],
@@ -467,13 +274,13 @@ class Table:
         names, right after it; ``public`` when all of them can)."""
         game = self.match.game
         data = serde.dump_step(step)
-        named = _ids_in(data)
+        named = ids_in(data)
         seen = [s for s in range(self.players) if named <= game.view(s).visible_ids()]
         self.log[len(self.match.games) - 1].append(
             {
                 "seat": sender,
                 "step": data,
-                "text": {lang: step_text(step, before, lang) for lang in i18n.languages()},
+                "text": {lang: format_step(step, before, lang) for lang in i18n.languages()},
                 "seen": seen,
                 "public": len(seen) == self.players,
             }
@@ -546,7 +353,7 @@ class Table:
                 "steps": [
                     {
                         "step": serde.dump_step(s),
-                        "label": step_text(s, view, client.lang) if k == 0 else str(s),
+                        "label": format_step(s, view, client.lang) if k == 0 else str(s),
                     }
                     for k, s in enumerate(plan.steps)
                 ],
@@ -632,153 +439,3 @@ class Table:
                 await self._runner
         for client in list(self.clients):
             client.close()
-
-
-def _ids_in(step: dict[str, Any]) -> frozenset[int]:
-    """The tile ids a step's JSON names (``tile``, ``tiles``, ``joker``)."""
-    ids: set[int] = set()
-    for key in ("tile", "joker"):
-        value = step.get(key)
-        if type(value) is int:
-            ids.add(value)
-    tiles = step.get("tiles")
-    if isinstance(tiles, list):
-        ids.update(t for t in tiles if type(t) is int)
-    return frozenset(ids)
-
-
-def _spectator_view(game: Game) -> dict[str, Any]:
-    """The public part of a view, for a spectator: the current player's view without
-    its rack, its turn's rack, its doubles and the tile of its open offer of a double
-    (the library has no spectator view)."""
-    data = serde.dump_view(game.view(game.state.current), with_rules=False)
-    for key in ("rack", "own_turn", "own_exchanged"):
-        data.pop(key, None)
-    data["offers"] = [{**offer, "tile": None} for offer in data.get("offers", [])]
-    data["seat"] = None
-    return data
-
-
-def _melds(game: Game, lang: str) -> list[dict[str, Any]]:
-    """The melds on the table as the page shows them: owner, ids, and from the library's
-    analysis (:class:`remi_rules.melds.Meld`) the kind, the points and each joker's slot."""
-    table = game.state.table
-    out: list[dict[str, Any]] = []
-    for meld in table.melds:
-        analysed = meld.meld
-        out.append(
-            {
-                "owner": meld.owner,
-                "ids": list(meld.ids),
-                "text": [str(table.tile(i)) for i in meld.ids],
-                "kind": analysed.kind.value,
-                "points": analysed.points,
-                "points_text": i18n.counted("points", analysed.points, lang),
-                "jokers": [
-                    {
-                        "position": slot.position,
-                        "id": meld.ids[slot.position],
-                        "stands_for": [str(t) for t in slot.candidates],
-                    }
-                    for slot in analysed.jokers
-                ],
-            }
-        )
-    return out
-
-
-# -- the registry --------------------------------------------------------------------------------
-
-
-class Registry:
-    """Every table of one server, created by the lobby or loaded from the state folder."""
-
-    def __init__(
-        self,
-        *,
-        seed: int | None = None,
-        store: Store | None = None,
-        bot_delay: float = 0.0,
-        max_tables: int = MAX_TABLES,
-    ) -> None:
-        self.tables: dict[str, Table] = {}
-        self.seed = seed
-        self.store = store
-        self.bot_delay = bot_delay
-        self.max_tables = max_tables
-        self._created = 0
-        if store is not None:
-            for doc in store.load_all():
-                try:
-                    table = self._load(doc)
-                except (RemiError, KeyError, TypeError, ValueError) as err:
-                    log.error("state folder: table %s not loaded: %s", doc.get("id"), err)
-                    continue
-                self.tables[table.id] = table
-            self._created = len(self.tables)
-
-    def _load(self, doc: dict[str, Any]) -> Table:
-        rules, label = _rules_of(doc["rules"])
-        rounds = len(doc["match"]["rounds"])
-        seed = doc["seed"]
-        match = serde.load_match(doc["match"], seed=None if seed is None else f"{seed}:{rounds}")
-        if match.rules != rules:
-            raise ValueError("the match's rules differ from the table's")
-        kinds = [str(k) for k in doc["seats"]]
-        if len(kinds) != match.players or any(k not in SEAT_KINDS for k in kinds):
-            raise ValueError("bad seats")
-        return Table(
-            str(doc["id"]),
-            match=match,
-            kinds=kinds,
-            tokens=doc["tokens"],
-            label=doc.get("label", label),
-            stored_rules=doc["rules"],
-            seed=seed,
-            log=doc.get("log"),
-            bot_delay=self.bot_delay,
-            store=self.store,
-        )
-
-    def create(
-        self, spec: TableSpec, *, table_id: str | None = None, match: Match | None = None
-    ) -> Table:
-        """A new table for ``spec`` (``match``: one built by the caller, for tests);
-        the library refuses a bad ruleset with its own error."""
-        if len(self.tables) >= self.max_tables:
-            raise WebRefusal("too_many_tables", n=self.max_tables)
-        rules, label, stored = spec.ruleset()
-        n = len(spec.seats)
-        seed = None if self.seed is None else self.seed + self._created
-        if match is None:
-            config = MatchConfig(rounds=spec.rounds, automation=AUTOMATION)
-            match = Match(rules, n, config, seed=seed)
-        self._created += 1
-        tokens = [secrets.token_urlsafe(18) if k == "human" else None for k in spec.seats]
-        table = Table(
-            table_id or secrets.token_urlsafe(9),
-            match=match,
-            kinds=spec.seats,
-            tokens=tokens,
-            label=label,
-            stored_rules=stored,
-            seed=seed,
-            bot_delay=self.bot_delay,
-            store=self.store,
-        )
-        self.tables[table.id] = table
-        table.react()  # an announcement a bot makes before anyone plays
-        table.save()
-        return table
-
-    def get(self, table_id: str) -> Table | None:
-        return self.tables.get(table_id)
-
-    def start(self) -> None:
-        """Wake every table's bots (after a restart, a bot may be to move)."""
-        for table in self.tables.values():
-            table.kick()
-
-    async def stop(self) -> None:
-        for table in self.tables.values():
-            await table.stop()
