@@ -29,6 +29,7 @@ import pytest
 from remi_rules import Ruleset, Tile, ids_of, tile_of, variants
 from remi_rules.engine import (
     STEP_TYPES,
+    AcceptDoubles,
     AnnounceAtu,
     AnnounceFewTiles,
     Automation,
@@ -38,11 +39,11 @@ from remi_rules.engine import (
     Discard,
     Draw,
     Event,
-    ExchangeDoubles,
     Game,
     GameState,
     LayOff,
     MeldTiles,
+    OfferDoubles,
     Rupere,
     Step,
     SwapJoker,
@@ -56,6 +57,7 @@ from remi_rules.tiles import JOKER_IDS
 
 __all__ = [
     "Spec",
+    "accept",
     "announce",
     "announce_atu",
     "build_deal",
@@ -70,6 +72,7 @@ __all__ = [
     "meld",
     "meld_index",
     "new_game",
+    "offer",
     "play",
     "redeal",
     "resolve",
@@ -427,16 +430,30 @@ def redeal(seat: int) -> DemandRedeal:
     return DemandRedeal(seat)
 
 
-def exchange(seat: int, other: int, tile: str | int, other_tile: str | int) -> _Spec:
-    """Seats ``seat`` and ``other`` exchange doubles: ``tile`` from ``seat``'s rack,
-    ``other_tile`` from ``other``'s."""
+def offer(seat: int, tile: str | int) -> _Spec:
+    """Seat ``seat`` offers the double of ``tile`` (a tile of its rack)."""
 
     def make(state: GameState) -> Step:
-        (a,) = _pick(state.rack(seat), [tile], "exchange")
-        (b,) = _pick(state.rack(other), [other_tile], "exchange")
-        return ExchangeDoubles(seat, other, a, b)
+        (a,) = _pick(state.rack(seat), [tile], "offer")
+        return OfferDoubles(seat, a)
 
-    return _Spec(f"exchange {seat} {other} {tile} {other_tile}", make)
+    return _Spec(f"offer {seat} {tile}", make)
+
+
+def accept(seat: int, tile: str | int, of: int) -> _Spec:
+    """Seat ``seat`` takes up seat ``of``'s offer with the double of ``tile``."""
+
+    def make(state: GameState) -> Step:
+        (a,) = _pick(state.rack(seat), [tile], "accept")
+        return AcceptDoubles(seat, a, of)
+
+    return _Spec(f"accept {seat} {tile} {of}", make)
+
+
+def exchange(seat: int, other: int, tile: str | int, other_tile: str | int) -> list[Spec]:
+    """Seats ``seat`` and ``other`` exchange doubles: ``seat`` offers the double of
+    ``tile``, ``other`` accepts with the double of ``other_tile``."""
+    return [offer(seat, tile), accept(other, other_tile, seat)]
 
 
 def _parse(text: str) -> Spec:
@@ -475,8 +492,10 @@ def _parse(text: str) -> Spec:
     }
     if verb in seat_steps and len(args) == 1:
         return seat_steps[verb](int(args[0]))
-    if verb == "exchange" and len(args) == 4:
-        return exchange(int(args[0]), int(args[1]), args[2], args[3])
+    if verb == "offer" and len(args) == 2:
+        return offer(int(args[0]), args[1])
+    if verb == "accept" and len(args) == 3:
+        return accept(int(args[0]), args[1], int(args[2]))
     raise ValueError(f"cannot read the step {text!r}")
 
 

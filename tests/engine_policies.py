@@ -26,6 +26,7 @@ from typing import TypedDict, Unpack
 
 from remi_rules import InvalidMeldError, analyze_meld, arrange_meld, ids_of, variants
 from remi_rules.engine import (
+    AcceptDoubles,
     AnnounceAtu,
     AnnounceFewTiles,
     Close,
@@ -33,11 +34,11 @@ from remi_rules.engine import (
     DemandRedeal,
     Discard,
     Draw,
-    ExchangeDoubles,
     Game,
     GameState,
     LayOff,
     MeldTiles,
+    OfferDoubles,
     Phase,
     Rupere,
     Step,
@@ -153,7 +154,9 @@ class VariedPolicy:
                 return step
             if isinstance(step, DeclarePeTabla) and rng.random() < self.declare_rate:
                 return step
-            if isinstance(step, ExchangeDoubles) and rng.random() < 0.02:
+            if isinstance(step, OfferDoubles) and rng.random() < 0.02:
+                return step
+            if isinstance(step, AcceptDoubles) and rng.random() < 0.2:
                 return step
             if isinstance(step, DemandRedeal) and rng.random() < 0.01:
                 return step
@@ -636,7 +639,10 @@ def candidate_steps(game: Game, rng: random.Random, count: int) -> list[Step]:
             step = DeclarePeTabla(rng.choice(seats))
         elif r == 13:
             a, b = rng.choice(seats), rng.choice(seats)
-            step = ExchangeDoubles(a, b, _doubles_tile(state, a, rng), _doubles_tile(state, b, rng))
+            if rng.random() < 0.5:
+                step = OfferDoubles(a, _doubles_tile(state, a, rng))
+            else:
+                step = AcceptDoubles(a, _doubles_tile(state, a, rng), b)
         else:
             step = DemandRedeal(rng.choice(seats))
         out.append(step)

@@ -19,6 +19,7 @@ import attrs
 import pytest
 from engine_deals import (
     Spec,
+    accept,
     announce,
     announce_atu,
     build_deal,
@@ -30,6 +31,7 @@ from engine_deals import (
     meld,
     meld_index,
     new_game,
+    offer,
     play,
     redeal,
 )
@@ -611,8 +613,9 @@ def _ex50(rules: Ruleset) -> Game:
 @pytest.mark.parametrize("name", ["clasic", "rummy45"])
 def test_ex50_doubles_exchange(name: str) -> None:
     game = _ex50(preset(name))
-    illegal(game, exchange(0, 2, "5R", "12G"), S.DOUBLE_CLASS_MISMATCH)  # small for big
-    events = play(game, exchange(0, 1, "5R", "7N"))  # small for small, one tile each
+    play(game, offer(0, "5R"))
+    illegal(game, accept(2, "12G", 0), S.DOUBLE_CLASS_DIFFERS)  # small for big
+    events = play(game, accept(1, "7N", 0))  # small for small, one tile each
     (event,) = [e for e in events if isinstance(e, DoublesExchanged)]
     given = tuple(i for i in event.given if i is not None)
     received = tuple(i for i in event.received if i is not None)
@@ -628,7 +631,7 @@ def test_ex50_doubles_exchange(name: str) -> None:
 @pytest.mark.rule("DUBLE-03")
 def test_ex50_no_exchange_in_online() -> None:
     game = _ex50(preset("online"))
-    illegal(game, exchange(0, 1, "5R", "7N"), S.EXCHANGE_DISABLED)
+    illegal(game, offer(0, "5R"), S.EXCHANGE_DISABLED)
 
 
 @pytest.mark.rule("EX-51")

@@ -28,7 +28,8 @@ EXPECTED = {
     "announce_few_tiles": (False, None, False, True),
     "announce_atu": (False, None, False, True),
     "declare_pe_tabla": (False, None, False, True),
-    "exchange_doubles": (False, None, False, True),
+    "offer_doubles": (False, None, False, True),
+    "accept_doubles": (False, None, False, True),
     "demand_redeal": (False, None, False, False),
     "undo": (True, None, False, True),
 }

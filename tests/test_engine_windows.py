@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 import pytest
 from engine_deals import (
+    accept,
     announce,
     announce_atu,
     build_deal,
@@ -23,12 +24,14 @@ from engine_deals import (
     illegal,
     lay,
     new_game,
+    offer,
     play,
     redeal,
 )
 
 from remi_rules import MeldErrorCode, Ruleset, TakeErrorCode, tile_of, variants
 from remi_rules.engine import (
+    AcceptDoubles,
     AnnounceAtu,
     AnnounceFewTiles,
     Automation,
@@ -36,11 +39,11 @@ from remi_rules.engine import (
     DemandRedeal,
     Draw,
     EndReason,
-    ExchangeDoubles,
     Game,
     Match,
     MatchConfig,
     Obligation,
+    OfferDoubles,
     Phase,
     Undo,
     tile_census,
@@ -160,12 +163,14 @@ def test_deal06_the_pre_play_order() -> None:
     state = game.state
     assert state.preplay and state.atu_face_up and state.phase is Phase.ACTION
     steps = game.legal_steps()
-    assert ExchangeDoubles(0, 1, state.rack(0)[0], state.rack(1)[0]) in steps
+    fives = [i for i in state.rack(0) if str(tile_of(i)) == "5R"]
+    assert OfferDoubles(0, min(fives)) in steps
     assert DemandRedeal(1) in steps and AnnounceAtu(2) in steps
     play(game, exchange(0, 1, "5R", "7N"))
+    play(game, offer(1, "4G"))
     play(game, "discard 5R")  # the starter's first discard ends the pre-play
-    assert not game.state.preplay
-    illegal(game, exchange(1, 0, "4G", "7N"), S.PREPLAY_OVER)
+    assert not game.state.preplay and game.state.offers == ()  # the open offer lapsed
+    illegal(game, offer(1, "9A"), S.PREPLAY_OVER)
     illegal(game, redeal(1), S.PREPLAY_OVER)
     # Seat 2 may still announce the atu: he has not taken yet.
     play(game, "draw; discard", announce_atu(2))
@@ -333,11 +338,14 @@ def test_duble01_what_a_double_is() -> None:
     assert doubles_of([104, 105]) == ()  # two jokers are not a double
     j0, j1 = (next(i for i in state.rack(s) if i in JOKER_IDS) for s in (0, 1))
     five, seven = state.rack(0)[0], state.rack(1)[0]
-    illegal(game, ExchangeDoubles(0, 1, j0, seven), S.NOT_A_DOUBLE)
-    illegal(game, ExchangeDoubles(0, 1, five, j1), S.NOT_A_DOUBLE)
+    illegal(game, OfferDoubles(0, j0), S.NOT_A_DOUBLE)
     three = next(i for i in state.rack(2) if str(tile_of(i)) == "3A")
-    illegal(game, ExchangeDoubles(2, 0, three, five), S.NOT_A_DOUBLE)  # a single tile
-    illegal(game, exchange(0, 0, "5R", "5R"), S.EXCHANGE_SAME_SEAT)
+    illegal(game, OfferDoubles(2, three), S.NOT_A_DOUBLE)  # a single tile
+    play(game, OfferDoubles(0, five))
+    illegal(game, AcceptDoubles(1, j1, 0), S.NOT_A_DOUBLE)
+    illegal(game, AcceptDoubles(0, five, 0), S.EXCHANGE_SAME_SEAT)
+    illegal(game, AcceptDoubles(1, seven, 2), S.NO_DOUBLES_OFFER)  # seat 2 offered none
+    illegal(game, OfferDoubles(0, five), S.DOUBLES_OFFER_OPEN)  # one open offer a seat
 
 
 @pytest.mark.rule("DUBLE-02")
@@ -357,14 +365,18 @@ def test_flip_ace_double_class() -> None:
     game = _doubles_game(preset("clasic"))
     play(game, exchange(2, 3, "12G", "1A"))  # 1-1 is big in clasic
     game = _doubles_game(preset("clasic", ace_double_class=AceDoubleClass.KEY))
-    illegal(game, exchange(2, 3, "12G", "1A"), S.DOUBLE_CLASS_MISMATCH)
+    play(game, offer(2, "12G"))
+    err = illegal(game, accept(3, "1A", 2), S.DOUBLE_CLASS_DIFFERS)
+    # the refusal names the offer's class, never the offered tile (it is hidden)
+    assert err.details["what"] == "double_big" and "12G" not in err.message("en")
+    assert "o dublă mare" in err.message("ro")
 
 
 @pytest.mark.rule("DUBLE-03")
 def test_flip_doubles_exchange() -> None:
     illegal(
         _doubles_game(preset("clasic", doubles_exchange=False)),
-        exchange(0, 1, "5R", "7N"),
+        offer(0, "5R"),
         S.EXCHANGE_DISABLED,
     )
     game = _doubles_game(preset("online", doubles_exchange=True))
@@ -375,7 +387,10 @@ def test_flip_doubles_exchange() -> None:
 @pytest.mark.rule("DUBLE-03")
 def test_flip_doubles_exchange_same_class() -> None:
     game = _doubles_game(preset("clasic"))
-    illegal(game, exchange(0, 2, "5R", "12G"), S.DOUBLE_CLASS_MISMATCH)
+    play(game, offer(0, "5R"))
+    illegal(game, accept(2, "12G", 0), S.DOUBLE_CLASS_DIFFERS)
+    twelves = [i for i in game.state.rack(2) if str(tile_of(i)) == "12G"]
+    assert AcceptDoubles(2, min(twelves), 0) not in game.legal_steps(2)
     game = _doubles_game(preset("clasic", doubles_exchange_same_class=False))
     play(game, exchange(0, 2, "5R", "12G"))
     assert rack(game, 0).count("12G") == 1 and rack(game, 2).count("5R") == 1
@@ -394,7 +409,9 @@ def test_flip_doubles_exchange_unit() -> None:
     assert len(pair.given) == len(pair.received) == 2
     assert rack(game, 0).count("7N") == 2 and rack(game, 1).count("5R") == 2
     # Each double is exchanged at most once (OQ-30): not the 7N pair again.
-    illegal(game, exchange(0, 2, "7N", "12G"), S.DOUBLE_ALREADY_EXCHANGED)
+    illegal(game, offer(0, "7N"), S.DOUBLE_ALREADY_EXCHANGED)
+    play(game, offer(2, "12G"))
+    illegal(game, accept(0, "7N", 2), S.DOUBLE_ALREADY_EXCHANGED)
 
 
 @pytest.mark.rule("DUBLE-05")
@@ -591,7 +608,7 @@ def test_announce06_the_other_announcements_name_their_seat() -> None:
     steps = game.legal_steps()
     assert AnnounceAtu(2) in steps
     assert {DeclarePeTabla(s) for s in range(3)} <= set(steps)
-    assert any(isinstance(s, ExchangeDoubles) and {s.seat, s.other} == {1, 2} for s in steps)
+    assert any(isinstance(s, OfferDoubles) and s.seat in (1, 2) for s in steps)
     play(game, announce_atu(2), declare(1), exchange(1, 2, "5R", "7N"))
     assert game.state.current == 0 and game.state.seats[1].declared_pe_tabla
 

@@ -24,6 +24,7 @@ from reliability_play import PRESETS, random_round
 from remi_rules import _i18n as i18n
 from remi_rules import variants
 from remi_rules.engine import (
+    AcceptDoubles,
     AnnounceAtu,
     AnnounceFewTiles,
     Close,
@@ -31,10 +32,10 @@ from remi_rules.engine import (
     DemandRedeal,
     Discard,
     Draw,
-    ExchangeDoubles,
     Game,
     LayOff,
     MeldTiles,
+    OfferDoubles,
     Rupere,
     Step,
     SwapJoker,
@@ -45,6 +46,7 @@ from remi_rules.engine import (
 from remi_rules.errors import NotationError, NotationErrorCode
 from remi_rules.lipire import End
 from remi_rules.notation import MAX_STEP_TEXT, STEP_WORDS, format_step, parse_step, step_words
+from remi_rules.tiles import tile_of
 
 LANGS = ("en", "ro")
 
@@ -112,7 +114,8 @@ def test_str_of_a_step_is_the_english_view_free_form() -> None:
         AnnounceFewTiles(1),
         AnnounceAtu(2),
         DeclarePeTabla(0),
-        ExchangeDoubles(0, 2, 16, 99),
+        OfferDoubles(0, 16),
+        AcceptDoubles(2, 99, 0),
         DemandRedeal(3),
         Undo(),
     ]
@@ -132,15 +135,56 @@ def test_str_of_a_step_is_the_english_view_free_form() -> None:
         "seat 1: announce",
         "seat 2: announce atu",
         "seat 0: pe tabla",
-        "seat 0: exchange 3R with seat 2 for 13G'",
+        "seat 0: offer 3R",
+        "seat 2: accept seat 0 with 13G'",
         "seat 3: redeal",
         "undo",
     ]
     assert [parse_step(t) for t in texts] == steps
     ro = [format_step(s, None, "ro") for s in steps]
     assert ro[4] == "etalează 6R 7R' 8R" and ro[11] == "locul 1: anunță"
-    assert ro[14] == "locul 0: schimbă dubla 3R cu locul 2 pe 13G'"
+    assert ro[14] == "locul 0: oferă 3R"
+    assert ro[15] == "locul 2: acceptă locul 0 cu 13G'"
     assert [parse_step(t, None, "ro") for t in ro] == steps
+
+
+@pytest.mark.rule("DUBLE-03")
+def test_the_doubles_steps_round_trip_from_every_seat() -> None:
+    """An offer and its acceptances, as each seat lists them: written with the seat's
+    view (no seat, the copy on its rack) and without (``seat 2: accept seat 0 with
+    7N'``), in both languages, they read back as the same step."""
+    from engine_deals import new_game
+
+    game = new_game(
+        variants.get("clasic"),
+        players=4,
+        racks={0: "5R 5R J", 1: "7N 7N J", 2: "12G 12G 3A", 3: "9A 9A"},
+    )
+    fives = tuple(i for i in game.state.rack(0) if i < 104)[:2]
+    offers = [s for s in game.legal_steps(0) if isinstance(s, OfferDoubles)]
+    assert {s.tile for s in offers} >= {fives[0]}
+    game.apply(offers[0], seat=0)
+    seen: Counter[str] = Counter()
+    for seat in range(4):
+        view = game.view(seat)
+        listed = game.legal_steps(seat)
+        assert listed == view.legal_steps()
+        for step in listed:
+            if not isinstance(step, OfferDoubles | AcceptDoubles):
+                continue
+            seen[step.kind] += 1
+            for lang in LANGS:
+                for v in (view, None):
+                    text = format_step(step, v, lang)
+                    assert parse_step(text, v, lang) == step, (text, step)
+                    named = "seat" in text or "locul" in text
+                    assert named == (v is None or step.kind == "accept_doubles")
+    # seats 1 and 3 accept with a double of the offer's class (small); seat 2's 12G
+    # is big, so it may only offer
+    assert seen["accept_doubles"] >= 2 and seen["offer_doubles"] >= 2, seen
+    sevens = [i for i in game.state.rack(1) if i < 104 and str(tile_of(i)) == "7N"]
+    texts = {format_step(AcceptDoubles(1, i, 0), game.view(1), "ro") for i in sevens}
+    assert texts == {"acceptă locul 0 cu 7N", "acceptă locul 0 cu 7N'"}
 
 
 def test_the_short_form_uses_the_copy_the_turn_owes() -> None:

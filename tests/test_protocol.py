@@ -19,7 +19,7 @@ import pytest
 from reliability_play import PRESETS, random_round
 
 from remi_rules import serde, variants
-from remi_rules.engine import Discard, Draw, Game, Step
+from remi_rules.engine import AcceptDoubles, Discard, Draw, Game, OfferDoubles, Step
 from remi_rules.engine import events as ev
 from remi_rules.errors import (
     EngineArgumentError,
@@ -54,7 +54,7 @@ def _ints(value: object) -> Iterator[int]:
 
 def step_ids(step: Any) -> Iterator[int]:
     for f in attrs.fields(type(step)):
-        if f.name in ("tile", "tiles", "joker", "other_tile"):
+        if f.name in ("tile", "tiles", "joker"):
             yield from _ints(getattr(step, f.name))
 
 
@@ -119,6 +119,113 @@ def test_no_seat_is_sent_a_tile_it_cannot_know(preset: str) -> None:
         random_round(game, random.Random(k), on_step, max_steps=400)
 
 
+_VIEW_ID_KEYS = frozenset(
+    {
+        "atu",
+        "rack",
+        "row",
+        "ids",
+        "tile",
+        "tiles",
+        "joker",
+        "picked",
+        "rack_before_take",
+        "also_taken",
+        "placed",
+        "rack_at_start",
+        "laid_off",
+        "swapped_jokers",
+        "taken",
+    }
+)
+
+
+def json_ids(data: object, key: str = "") -> Iterator[int]:
+    """The tile ids a view's (or a step's) JSON names: every integer under a key that
+    holds tile ids (not seats, counts, meld numbers or positions)."""
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from json_ids(v, k)
+    elif isinstance(data, list):
+        for v in data:
+            yield from json_ids(v, key)
+    elif type(data) is int and key in _VIEW_ID_KEYS:
+        yield data
+
+
+def _pick(game: Game, rng: random.Random, per_turn: dict[str, int]) -> Step:
+    """A random player that exchanges doubles whenever it can (an offer, an
+    acceptance), takes back a step now and then and otherwise plays on."""
+    from remi_rules.engine import Close, Undo
+
+    legal = game.legal_steps()
+    accepts: list[Step] = [s for s in legal if isinstance(s, AcceptDoubles)]
+    doubles = accepts or [s for s in legal if isinstance(s, OfferDoubles)]
+    if doubles and rng.random() < 0.8:
+        return rng.choice(doubles)
+    mine = [s for s in legal if s.in_turn]
+    takes = [s for s in mine if s.take is not None]
+    if takes:
+        return rng.choice(takes)
+    if Undo() in mine and per_turn["undos"] < 3 and rng.random() < 0.15:
+        per_turn["undos"] += 1
+        return Undo()
+    table = [s for s in mine if s.undoable and s.take is None]
+    ends = [s for s in mine if isinstance(s, Discard | Close)]
+    if table and per_turn["table"] < 8 and (not ends or rng.random() < 0.6):
+        per_turn["table"] += 1
+        return rng.choice(table)
+    return rng.choice(ends or mine or legal)
+
+
+def _streams(game: Game) -> list[str]:
+    return [
+        json.dumps([serde.dump_event(e, seat=v) for e in game.events], sort_keys=True)
+        for v in (None, *range(game.state.players))
+    ]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_privacy_through_doubles_undo_save_and_replay(preset: str) -> None:
+    """Random rounds (doubles exchanged whenever possible, undos, a save loaded and a
+    replay every 15 steps, the game going on from the loaded save): every seat's and a
+    spectator's events, each seat's view as JSON and its legal steps as JSON name only
+    tiles that seat may know; the loaded save and the replay send every viewer the same
+    bytes as the game they came from."""
+    rules = attrs.evolve(variants.get(preset), doubles_exchange=True)
+    offers = accepts = saves = 0
+    for k in range(max(3, ROUNDS // 2)):
+        game = Game.new(rules, 4 - k % 3, seed=f"privacy-{preset}-{k}")
+        rng = random.Random(f"privacy-{preset}-{k}")
+        know = Knowledge(game)
+        seen = [0]
+        turn: tuple[int, int] = (0, -1)
+        per_turn = {"undos": 0, "table": 0}
+        for n in range(300):
+            if game.over:
+                break
+            if (game.state.turn, game.state.current) != turn:
+                turn, per_turn = (game.state.turn, game.state.current), {"undos": 0, "table": 0}
+            step = _pick(game, rng, per_turn)
+            offers += isinstance(step, OfferDoubles)
+            accepts += isinstance(step, AcceptDoubles)
+            game.apply(step, seat=game.sender(step))
+            know.update(game)
+            _check_seat_messages(game, know, seen)
+            for seat in range(game.state.players):
+                known = know.known(seat)
+                view = serde.dump_view(game.view(seat), with_rules=False)
+                assert not set(json_ids(view)) - known, (seat, step)
+                listed = [serde.dump_step(s) for s in game.legal_steps(seat)]
+                assert not set(json_ids(listed)) - known, (seat, step)
+            if n % 15 == 14:
+                loaded = serde.loads_game(serde.dumps_game(game))
+                assert _streams(loaded) == _streams(game)
+                assert _streams(Game.replay(game.record())) == _streams(game)
+                game, saves = loaded, saves + 1
+    assert offers and accepts and saves, (offers, accepts, saves)
+
+
 def test_the_events_log_is_every_event_returned() -> None:
     game = Game.new(variants.get("clasic"), 3, seed=4)
     log = list(game.deal_events)
@@ -164,6 +271,50 @@ def test_hidden_tiles_do_not_change_what_a_seat_is_sent() -> None:
     assert full[0] != full[1]
 
 
+@pytest.mark.rule("DUBLE-03")
+def test_an_exchange_of_doubles_shows_its_tiles_to_its_two_seats_only() -> None:
+    """Seat 1 offers its small double and seat 2 accepts with its own: seat 0 and a
+    spectator are sent the same bytes whichever small double seat 1 held (its pair
+    and a pair deep in the stock change places), and learn the offer's class only;
+    seats 1 and 2 see the two tiles that changed hands."""
+    rules = variants.get("clasic")
+    five, seven, nine = (8 * (r - 1) for r in (5, 7, 9))  # 5R, 7R, 9R: both copies
+    base = [i for i in range(106) if i not in (five, five + 1, seven, seven + 1, nine, nine + 1)]
+    seat0, rest = base[:15], base[15:]
+    seat1 = [five, five + 1, *rest[:12]]
+    seat2 = [nine, nine + 1, *rest[12:24]]
+    tail = rest[24:]
+    deals = [
+        [*seat0, *seat1, *seat2, *tail, seven, seven + 1],
+        [*seat0, seven, seven + 1, *seat1[2:], *seat2, *tail, five, five + 1],
+    ]
+    streams: dict[int | None, list[str]] = {0: [], None: []}
+    for deal in deals:
+        game = Game.new(rules, 3, deal=deal)
+        double = min(i for i in game.state.rack(1) if i in (five, seven))
+        offer = OfferDoubles(1, double)
+        assert offer in game.legal_steps(1) and game.is_finishable(offer)
+        game.apply(offer, seat=1)
+        assert [o.tile for o in game.view(0).offers] == [None]
+        assert [o.double_class for o in game.view(0).offers] == ["small"]
+        assert game.view(1).offers[0].tile == double
+        accept = AcceptDoubles(2, nine, 1)
+        assert accept in game.legal_steps(2) and accept in game.view(2).legal_steps()
+        game.apply(accept, seat=2)
+        assert double in game.state.rack(2) and nine in game.state.rack(1)
+        exchanged = [e for e in game.events if isinstance(e, ev.DoublesExchanged)]
+        assert exchanged[0].seen_by(2).given == (double,)
+        assert exchanged[0].seen_by(0).given == (None,)
+        game.apply(Discard(game.state.rack(0)[0]), seat=0)
+        for viewer in streams:
+            streams[viewer].append(
+                json.dumps([serde.dump_event(e, seat=viewer) for e in game.events])
+            )
+            view = game.view(0)
+            assert view.offers == () and not view.preplay
+    assert streams[0][0] == streams[0][1] and streams[None][0] == streams[None][1]
+
+
 def test_a_step_sent_by_another_seat_is_refused_and_changes_nothing() -> None:
     game = Game.new(variants.get("online"), 3, seed=2)
     current = game.state.current
@@ -195,7 +346,7 @@ def test_each_seat_lists_only_its_own_steps() -> None:
     for seat, steps in enumerate(per_seat):
         assert all(game.sender(s) == seat for s in steps)
     union = set().union(*per_seat)
-    assert union == {s for s in every if s.kind != "exchange_doubles"}
+    assert union == every  # the doubles steps too: each names only its seat's tile
 
 
 def test_dealt_shows_a_seat_its_rack_and_the_atu_only() -> None:
@@ -441,35 +592,96 @@ class Table4:
         assert len(self.game.events) >= sent
 
 
+_MESSAGE_ID_KEYS = _VIEW_ID_KEYS | _ID_FIELDS | {"to_rack", "from_rack", "to_row"}
+
+
+def _message_ids(data: object, key: str = "") -> Iterator[int]:
+    """The tile ids a JSON message (an event, a view, a step list) names."""
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from _message_ids(v, k)
+    elif isinstance(data, list):
+        for v in data:
+            yield from _message_ids(v, key)
+    elif type(data) is int and key in _MESSAGE_ID_KEYS:
+        yield data
+
+
 def test_a_four_seat_table_plays_a_round_over_json_messages_alone() -> None:
+    """The issue's "done when": a server (:class:`Table4`, the public API only) and
+    four clients that hold only what they were sent as JSON.  Seat 0 is a person
+    choosing among the finishable steps its view lists; the others are bots playing
+    from their views; before play every seat offers or takes up doubles its view lists.
+    Out-of-turn steps are refused as JSON, a step is taken back now and then, the game
+    is saved and resumed mid-round, and the round's result goes out.  Every message a
+    seat is sent (events, views, its legal steps) names only tiles that seat may know
+    (the privacy property)."""
     from remi_rules.bots import GreedyBot
+    from remi_rules.engine import Undo
 
     rules = attrs.evolve(variants.get("clasic"), max_turns_per_round=60)
+    rng = random.Random(21)
     server = Table4(rules, seed=21)
+    know = Knowledge(server.game)
+    read = [0] * 4
     bots = [GreedyBot() for _ in range(4)]
-    refusals = undos = 0
+    refusals = undos = doubles = finishable_only = 0
+
+    def client_view(seat: int) -> Any:
+        text = server.view(seat)
+        leaked = set(_message_ids(json.loads(text))) - know.known(seat)
+        assert not leaked, (seat, sorted(leaked))
+        return serde.loads_view(text, rules)
+
+    def sent(seat: int, text: str) -> None:
+        assert server.receive(seat, text) == {"ok": True}, text
+        know.update(server.game)
+        for viewer in range(4):  # what went out to each seat names only what it knows
+            for message in server.outbox[viewer][read[viewer] :]:
+                leaked = set(_message_ids(json.loads(message))) - know.known(viewer)
+                assert not leaked, (viewer, message)
+            read[viewer] = len(server.outbox[viewer])
+
+    # before play: each seat, from its view alone, offers or takes up doubles
+    for _ in range(3):
+        for seat in range(4):
+            listed = client_view(seat).legal_steps()
+            assert set(_message_ids([serde.dump_step(s) for s in listed])) <= know.known(seat)
+            exchange = [s for s in listed if isinstance(s, OfferDoubles | AcceptDoubles)]
+            if exchange:
+                sent(seat, serde.dumps_step(rng.choice(exchange)))
+                doubles += 1
     for n in range(3000):
         if server.game.over:
             break
         if n == 40:
             server.save_and_resume()
         current = server.game.state.current
-        view = serde.loads_view(server.view(current), rules)  # the client's side
+        view = client_view(current)  # the client's side
         other = (current + 1) % 4
         if n % 7 == 0:  # a client sends out of turn: refused as JSON, nothing changes
             answer = server.receive(other, serde.dumps_step(Draw()))
             refused = answer["refused"]
             assert refused["code"] in ("not_your_step", "take_first", "already_took")
+            assert set(refused) == {"code", "details", "message"}
             refusals += 1
-        step = bots[current].choose(view)
-        assert server.receive(current, serde.dumps_step(step)) == {"ok": True}
+        if current == 0:  # a person: the finishable steps its view lists
+            listed = view.legal_steps(finishable=True)
+            assert listed == server.game.legal_steps(0, finishable=True)
+            forward = [s for s in listed if not isinstance(s, Undo)]
+            assert forward, "the finishable steps never strand a turn"
+            step = rng.choice(forward)
+            finishable_only += 1
+        else:
+            step = bots[current].choose(view)
+        sent(current, serde.dumps_step(step))
         if step.undoable and n % 5 == 0:
-            assert server.receive(current, json.dumps({"kind": "undo"})) == {"ok": True}
+            sent(current, json.dumps({"kind": "undo"}))
             undone = json.loads(server.outbox[other][-1])
             assert undone["kind"] == "step_undone" and undone["step"] == serde.dump_step(step)
             undos += 1
-            assert server.receive(current, serde.dumps_step(step)) == {"ok": True}
-    assert server.game.over and refusals and undos
+            sent(current, serde.dumps_step(step))
+    assert server.game.over and refusals and undos and doubles and finishable_only
     result = server.game.result()
     assert result is not None
     data = json.loads(json.dumps(serde.dump_result(result)))
@@ -550,18 +762,49 @@ def test_every_message_of_random_rounds_matches_its_schema() -> None:
     assert not check["event"].is_valid(bad)
 
 
-def test_a_views_legal_steps_are_the_seats_but_undo() -> None:
-    """``view.legal_steps()``, computed from the view alone, is the seat's list
-    (``game.legal_steps(seat)``) but for ``Undo``, which needs the game's history."""
-    from remi_rules.engine import Undo
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_views_legal_steps_are_the_seats(preset: str) -> None:
+    """``view.legal_steps()``, computed from the view alone (and from the view sent
+    as JSON), is the seat's list ``game.legal_steps(seat)``, ``Undo`` included (the
+    view carries what an undo may still do), and so is the finishable list; over
+    random rounds with undos, some turns spending the undo cap (past it, the steps
+    that would strand the turn are refused and a rescue undo may be listed)."""
+    from remi_rules.engine import MAX_UNDOS_PER_TURN, LayOff, MeldTiles, TakeLastDiscard, Undo
 
-    for k, preset in enumerate(PRESETS):
-        game = Game.new(variants.get(preset), 2 + k, seed=f"lists-{k}")
-        rng = random.Random(k)
-        for _ in range(60):
+    rules = variants.get(preset)
+    checked = undos = past_cap = 0
+    for k in range(3):
+        game = Game.new(rules, 2 + k, seed=f"lists-{preset}-{k}")
+        rng = random.Random(f"{preset}-{k}")
+        for n in range(150):
             if game.over:
                 break
+            info = game.undo_info()
+            past_cap += info.past_cap
             for seat in range(game.state.players):
-                mine = tuple(s for s in game.legal_steps(seat) if not isinstance(s, Undo))
-                assert game.view(seat).legal_steps() == mine
-            game.apply(rng.choice(game.legal_steps()))
+                view = game.view(seat)
+                mine = game.legal_steps(seat)
+                assert view.undo == info
+                assert view.legal_steps() == mine
+                sent = serde.load_view(serde.dump_view(view, with_rules=False), rules)
+                assert sent == view and sent.legal_steps() == mine
+                if n % 7 == 0:
+                    assert view.legal_steps(finishable=True) == game.legal_steps(
+                        seat, finishable=True
+                    )
+                checked += 1
+                undos += Undo() in mine
+            legal = game.legal_steps()
+            backable = [s for s in legal if isinstance(s, MeldTiles | LayOff | TakeLastDiscard)]
+            if backable and game.can_undo() and rng.random() < 0.1:
+                step = rng.choice(backable)
+                for _ in range(MAX_UNDOS_PER_TURN):
+                    if not game.can(step):
+                        break
+                    game.apply(step)
+                    if not game.can_undo():
+                        break
+                    game.apply(Undo())
+                continue
+            game.apply(rng.choice(legal))
+    assert checked >= 300 and undos >= 10 and past_cap >= 1, (checked, undos, past_cap)

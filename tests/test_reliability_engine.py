@@ -367,19 +367,33 @@ def test_b_a_turn_makes_at_most_max_undos() -> None:
         game.apply(TakeLastDiscard())
         assert Undo() in game.legal_steps()
         game.apply(Undo())
-    # past the cap the take would stay, and the turn could not end right after it (the
-    # taken tile must go into a meld first): refused with the cap's code, not listed
+    # past the cap the take would stay, and the turn cannot end right after it (the
+    # taken tile must go into a meld first); it can still end later, so the take is
+    # finishable and accepted, and from then on only finishable steps are
     assert not eng.legal.can_end_turn(apply_step(game.state, TakeLastDiscard(), NoChance())[0])
-    assert TakeLastDiscard() not in game.legal_steps()
-    with pytest.raises(IllegalStepError) as info:
-        game.apply(TakeLastDiscard())
-    assert info.value.code is StepErrorCode.UNDO_LIMIT
-    assert info.value.details["limit"] == MAX_UNDOS_PER_TURN
-    assert "64" in info.value.message("ro") and "64" in info.value.message("en")
+    assert game.is_finishable(TakeLastDiscard())
+    assert TakeLastDiscard() in game.legal_steps()
     assert game.can_undo() is False and Undo() not in game.legal_steps()
-    # the turn still ends: the cap never refuses a draw, a discard or a close
-    game.apply(Draw())
-    game.apply(next(s for s in game.legal_steps() if isinstance(s, Discard)))
+    game.apply(TakeLastDiscard())
+    assert game.can_undo() is False and Undo() not in game.legal_steps()
+    for _ in range(40):
+        if game.state.current != seat or game.over:
+            break
+        legal = game.legal_steps()
+        assert legal and legal == game.legal_steps(finishable=True)
+        refused = [
+            s
+            for s in eng.legal_steps(game.state)
+            if s not in legal and s.in_turn and not isinstance(s, Undo)
+        ]
+        for step in refused[:5]:
+            with pytest.raises(IllegalStepError) as info:
+                game.apply(step)
+            assert info.value.code is StepErrorCode.UNDO_LIMIT
+            assert info.value.details["limit"] == MAX_UNDOS_PER_TURN
+            assert "64" in info.value.message("ro") and "64" in info.value.message("en")
+        ends = [s for s in legal if isinstance(s, Discard)]
+        game.apply(ends[0] if ends else legal[0])
     assert game.state.current != seat or game.over
     # and a later turn has its own undos
     for _ in range(200):
@@ -693,6 +707,14 @@ CALLS: dict[str, list[tuple[str, Callable[[], object], Any]]] = {
         ("sender str", lambda: _game().sender("draw"), TYPE),  # type: ignore[arg-type]
         ("legal_steps 9", lambda: _game().legal_steps(9), _coded(EngineErrorCode.BAD_SEAT)),
         ("legal_steps seat str", lambda: _game().legal_steps("1"), TYPE),  # type: ignore[arg-type]
+        ("legal_steps finishable int", lambda: _game().legal_steps(0, finishable=1), TYPE),  # type: ignore[arg-type]
+        ("is_finishable str", lambda: _game().is_finishable("draw"), TYPE),  # type: ignore[arg-type]
+        (
+            "is_finishable seat 9",
+            lambda: _game().is_finishable(Draw(), seat=9),
+            _coded(EngineErrorCode.BAD_SEAT),
+        ),
+        ("is_finishable seat str", lambda: _game().is_finishable(Draw(), seat="0"), TYPE),  # type: ignore[arg-type]
         (
             "apply another seat's step",
             lambda: _game().apply(Draw(), seat=(_game().state.current + 1) % 2),
@@ -837,6 +859,12 @@ CALLS: dict[str, list[tuple[str, Callable[[], object], Any]]] = {
         ("of seat", lambda: eng.PlayerView.of(_game().state, 3), _coded(EngineErrorCode.BAD_SEAT)),
         ("of seat type", lambda: eng.PlayerView.of(_game().state, None), TYPE),  # type: ignore[arg-type]
         ("sample_state", lambda: _game().view(0).sample_state(3), TYPE),  # type: ignore[arg-type]
+        ("of undo", lambda: eng.PlayerView.of(_game().state, 0, "x"), TYPE),  # type: ignore[arg-type]
+        ("legal_steps finishable", lambda: _game().view(0).legal_steps(finishable=None), TYPE),  # type: ignore[arg-type]
+    ],
+    "UndoInfo": [
+        ("steps str", lambda: eng.UndoInfo(steps="1"), TYPE),  # type: ignore[arg-type]
+        ("undos float", lambda: eng.UndoInfo(undos=1.0), TYPE),  # type: ignore[arg-type]
     ],
 }
 
@@ -895,6 +923,7 @@ VALUES = {
     "SeatState": "a record the engine builds (unchecked for speed; serde.load_game checks)",
     "TurnState": "a record the engine builds (unchecked for speed; serde.load_game checks)",
     "RoundEnd": "a record the engine builds",
+    "DoublesOffer": "a record the engine builds (unchecked for speed; serde.load_game checks)",
     "PublicSeat": "a record the engine builds",
     "PublicTurn": "a record the engine builds",
     "MatchRecord": "a record Match.record builds",

@@ -317,7 +317,7 @@ def test_the_bound_is_the_documented_formula() -> None:
     u = g.MAX_UNDOS_PER_TURN
     c = len(json.dumps(list(range(106)))) + 2
     turn = 3 * s + (106 + 2 * 10) * one + (u + 1 + 106 + 2 * 10) * (s + g._widest("undo")) + c
-    rounds = (4 + 4 + 26 + 64) * s + 64 * c
+    rounds = (4 + 4 + 26 + 56 + 64) * s + 64 * c  # 26 acceptances, 56 offers of doubles
     assert 65_536 + rounds + serde.MAX_SAVED_TURNS * turn == serde.MAX_DOCUMENT_BYTES
     assert (s, one, g._widest("undo"), c) == (94, 64, 18, 422)
     assert serde.MAX_DOCUMENT_BYTES < 50 * 10**6  # so that the 50 MB test means something

@@ -222,7 +222,7 @@ def test_TILES_01_views_hide_other_racks_and_the_stock(games: list[Game]) -> Non
                     assert not shown & (set(state.rack(other)) - view.visible_ids())
             # Another deal of the hidden tiles gives the same dump.
             sampled = view.sample_state(random.Random(seat))
-            assert serde.dump_view(PlayerView.of(sampled, seat)) == data
+            assert serde.dump_view(PlayerView.of(sampled, seat, view.undo)) == data
 
 
 # -- JSON Schema -------------------------------------------------------------------------------
@@ -273,7 +273,7 @@ def test_the_schemas_refuse_what_the_loader_refuses_by_shape(games: list[Game]) 
         lambda d: d["record"]["steps"].append({"kind": "fly"}),
         lambda d: d["record"]["steps"].append({"kind": "discard"}),
         lambda d: d["rules"].update(closing_bonus=-1),
-        lambda d: d.update(format_version=2),
+        lambda d: d.update(format_version=3),
     )
     for change in changes:
         bad = copy.deepcopy(data)
@@ -472,9 +472,9 @@ GAME_CASES: dict[str, GameCase] = {
         S.FINGERPRINT,
         "fingerprint",
     ),
-    "version 2": (
+    "version 3": (
         _in_play,
-        lambda d: d.update(format_version=2),
+        lambda d: d.update(format_version=3),
         S.FORMAT_VERSION,
         "format_version",
     ),

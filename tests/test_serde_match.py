@@ -67,7 +67,7 @@ def test_a_loaded_match_plays_on() -> None:
         (lambda d: d.update(players=True), StateErrorCode.WRONG_TYPE, "players"),
         (lambda d: d.update(players=5), StateErrorCode.OUT_OF_RANGE, "players"),
         (lambda d: d.update(fingerprint="0" * 16), StateErrorCode.FINGERPRINT, "fingerprint"),
-        (lambda d: d.update(format_version=2), StateErrorCode.FORMAT_VERSION, "format_version"),
+        (lambda d: d.update(format_version=3), StateErrorCode.FORMAT_VERSION, "format_version"),
         (
             lambda d: d["config"].update(first_starter=7),
             StateErrorCode.OUT_OF_RANGE,

@@ -24,6 +24,7 @@ from web_support import receive_until, require
 
 from remi_rules import serde, variants
 from remi_rules.engine import Game, Match, MatchConfig
+from remi_rules.tiles import tile_of
 
 require("starlette.testclient")
 
@@ -512,6 +513,77 @@ def test_a_seat_and_a_spectator_get_the_same_bytes_whatever_they_cannot_see() ->
             assert "rack" not in message["view"]
             seen = {i for e in message["events"] for i in _event_ids(e)}
             assert not seen & (hidden - set(message["view"]["row"]) - _table_ids(message))
+
+
+def test_an_offer_of_a_double_and_its_acceptance_through_the_page() -> None:
+    """DUBLE-03 over the wire: seat 0 (to move) offers its double of 5R; seat 1 and the
+    spectator see the offer's class, never its tile (also in the spectator's view, the
+    current player's); seat 1's legal steps list the acceptance with its label and it
+    is applied; only seats 0 and 1 see the exchanged tiles."""
+    from engine_deals import build_deal
+
+    def offered(message: dict[str, Any]) -> bool:
+        kinds = [e["kind"] for e in message.get("events", [])]
+        return message["type"] == "update" and "doubles_offered" in kinds
+
+    rules = variants.get("clasic")
+    deal = build_deal(3, 0, {0: "5R 5R", 1: "7N 7N", 2: "9A 9A"})
+    game = Game.new(rules, 3, deal=list(deal), automation=AUTOMATION)
+    match = Match.from_games(rules, 3, MatchConfig(automation=AUTOMATION), [game], first_starter=0)
+    reg = Registry()
+    fives = sorted(i for i in game.state.rack(0) if i < 104 and str(tile_of(i)) == "5R")
+    sevens = sorted(i for i in game.state.rack(1) if i < 104 and str(tile_of(i)) == "7N")
+    assert len(fives) == 2 and len(sevens) == 2
+    with served(reg) as (client, _):
+        table = reg.create(TableSpec(seats=("human",) * 3), table_id="duble", match=match)
+        tokens = table.tokens
+        with (
+            client.websocket_connect(f"/ws/duble?token={tokens[0]}") as zero,
+            client.websocket_connect(f"/ws/duble?token={tokens[1]}&lang=ro") as one,
+            client.websocket_connect(f"/ws/duble?token={tokens[2]}") as two,
+            client.websocket_connect("/ws/duble") as watcher,
+        ):
+            first = receive_until(zero, lambda m: m["type"] == "update")
+            offers = [e for e in first["legal"] if e["step"]["kind"] == "offer_doubles"]
+            assert {e["step"]["tile"] for e in offers} >= {fives[0]} and offers[0]["label"]
+            step = next(e["step"] for e in offers if e["step"]["tile"] in fives)
+            zero.send_json({"type": "step", "step": step})
+            mine = receive_until(zero, offered)
+            assert mine["view"]["offers"] == [
+                {"seat": 0, "double_class": "small", "tile": step["tile"]}
+            ]
+            assert mine["events"][-1] == {
+                "kind": "doubles_offered",
+                "seat": 0,
+                "double_class": "small",
+                "tile": step["tile"],
+            }
+            for sock in (two, watcher):
+                seen = receive_until(sock, offered)
+                assert seen["view"]["offers"] == [
+                    {"seat": 0, "double_class": "small", "tile": None}
+                ]
+                assert seen["events"][-1]["tile"] is None
+                for line in seen["log"]:  # the offer's line names no tile to them
+                    assert str(tile_of(step["tile"])) not in json.dumps(line, ensure_ascii=False)
+            theirs = receive_until(one, offered)
+            accepts = [e for e in theirs["legal"] if e["step"]["kind"] == "accept_doubles"]
+            assert {e["step"]["tile"] for e in accepts} == {sevens[0]}  # a double's first copy
+            assert accepts[0]["label"].startswith("acceptă locul 0 cu 7N")
+            one.send_json({"type": "step", "step": accepts[0]["step"]})
+            done = receive_until(one, lambda m: m["type"] == "update" and m["view"]["offers"] == [])
+            exchanged = done["events"][-1]
+            assert exchanged["kind"] == "doubles_exchanged"
+            assert exchanged["given"] == [step["tile"]] and exchanged["received"] == [sevens[0]]
+            assert done["view"]["offers"] == [] and step["tile"] in done["view"]["rack"]
+            for sock in (two, watcher):
+                seen = receive_until(
+                    sock, lambda m: m["type"] == "update" and m["view"]["offers"] == []
+                )
+                assert [e for e in seen["events"] if e["kind"] == "doubles_exchanged"] == [
+                    {**exchanged, "given": [None], "received": [None]}
+                ]
+        assert step["tile"] in game.state.rack(1) and sevens[0] in game.state.rack(0)
 
 
 def _event_ids(event: dict[str, Any]) -> Iterator[int]:

@@ -19,7 +19,8 @@ _OUT_OF_TURN = {
     "announce_few_tiles": 0.4,
     "announce_atu": 0.3,
     "declare_pe_tabla": 0.03,
-    "exchange_doubles": 0.08,
+    "offer_doubles": 0.5,
+    "accept_doubles": 0.9,
     "demand_redeal": 0.05,
 }
 _TAKE_WEIGHT = {"draw": 6, "take_last_discard": 3, "rupere": 2, "take_atu": 3}

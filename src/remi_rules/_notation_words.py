@@ -36,7 +36,8 @@ STEP_WORDS: Final = (
     "announce_atu",
     "pe_tabla",
     "redeal",
-    "exchange",
+    "offer",
+    "accept",
     "undo",
 )
 """The keys of the step verbs in the catalogues (``word:<key>``: the word written;

@@ -73,6 +73,7 @@ from ._notation_words import (
     suggest,
 )
 from .engine.steps import (
+    AcceptDoubles,
     AnnounceAtu,
     AnnounceFewTiles,
     Close,
@@ -80,9 +81,9 @@ from .engine.steps import (
     DemandRedeal,
     Discard,
     Draw,
-    ExchangeDoubles,
     LayOff,
     MeldTiles,
+    OfferDoubles,
     Rupere,
     Step,
     SwapJoker,
@@ -372,24 +373,28 @@ def _joker_for(tile: Tile, index: int, view: PlayerView, column: int) -> int:
     return jokers[0][1]
 
 
-def _exchange(reader: _Reader, word: str, seat: int, own: bool) -> Step:
-    reader.need("tile", word, "exchange")
+def _offer(reader: _Reader, word: str, seat: int, own: bool) -> Step:
+    """``offer 7R``: the seat offers the double of 7R (DUBLE-03)."""
+    reader.need("tile", word, "offer")
     tile = reader.tile()
-    tokens = reader.tokens
-    tokens.skip(reader.connectors)
-    tokens.skip(_word_set(reader.lang, "seat"))
-    reader.need("seat", word, "exchange")
-    other = reader.seat_number(*tokens.take())
-    tokens.skip(reader.connectors)
-    reader.need("tile", word, "exchange")
-    other_tile = reader.tile()
     reader.done(word)
-    return ExchangeDoubles(
-        seat,
-        other,
-        _physical(tile[0], tile[1], tile[2]),
-        _physical(other_tile[0], other_tile[1], other_tile[2]),
-    )
+    (tile_id,) = reader.rack_ids([tile], placing=True, own=own)
+    return OfferDoubles(seat, tile_id)
+
+
+def _accept(reader: _Reader, word: str, seat: int, own: bool) -> Step:
+    """``accept seat 2 with 4G``: the seat takes up seat 2's offer with the double of
+    4G (DUBLE-03/04)."""
+    tokens = reader.tokens
+    tokens.skip(_word_set(reader.lang, "seat"))
+    reader.need("seat", word, "accept")
+    offer = reader.seat_number(*tokens.take())
+    tokens.skip(reader.connectors)
+    reader.need("tile", word, "accept")
+    tile = reader.tile()
+    reader.done(word)
+    (tile_id,) = reader.rack_ids([tile], placing=True, own=own)
+    return AcceptDoubles(seat, tile_id, offer)
 
 
 _BUILDERS: Final[dict[str, Callable[[_Reader, str, int, bool], Step]]] = {
@@ -406,7 +411,8 @@ _BUILDERS: Final[dict[str, Callable[[_Reader, str, int, bool], Step]]] = {
     "announce_atu": _seat_only(AnnounceAtu),
     "pe_tabla": _seat_only(DeclarePeTabla),
     "redeal": _seat_only(DemandRedeal),
-    "exchange": _exchange,
+    "offer": _offer,
+    "accept": _accept,
     "undo": _no_args(Undo),
 }
 _IN_TURN: Final = frozenset(
@@ -481,11 +487,12 @@ def format_step(step: Step, view: PlayerView | None = None, lang: str = "en") ->
             text = say("pe_tabla", lang)
         case DemandRedeal():
             text = say("redeal", lang)
-        case ExchangeDoubles(other=other, tile=tile, other_tile=other_tile):
+        case OfferDoubles(tile=tile):
+            text = f"{say('offer', lang)} {tiles([tile])}"
+        case AcceptDoubles(tile=tile, offer=offer):
             text = (
-                f"{say('exchange', lang)} {_written(tile)} {say('with', lang)} "
-                f"{say('seat', lang)} {_num(other)} {say('exchange_for', lang)} "
-                f"{_written(other_tile)}"
+                f"{say('accept', lang)} {say('seat', lang)} {_num(offer)} "
+                f"{say('with', lang)} {tiles([tile])}"
             )
         case Undo():
             text = say("undo", lang)
@@ -507,7 +514,8 @@ _STEP_CLASSES: Final = (
     AnnounceFewTiles,
     AnnounceAtu,
     DeclarePeTabla,
-    ExchangeDoubles,
+    OfferDoubles,
+    AcceptDoubles,
     DemandRedeal,
     Undo,
 )

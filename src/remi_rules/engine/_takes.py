@@ -8,8 +8,7 @@ import functools
 
 import attrs
 
-from .. import joly, rupere
-from .._partition import counts_of
+from .. import rupere
 from .._slots import maker, replacer
 from ..errors import (
     IllegalStepError,
@@ -17,14 +16,13 @@ from ..errors import (
     StepErrorCode,
     TakeErrorCode,
 )
-from ..opening import min_rack_after_opening
+from ..lipire import might_fit
 from ..ruleset import (
     Ruleset,
     StockExhausted,
 )
 from ..rupere import TakeObligation
-from ..solver import opening_split
-from ..turn_plans import can_open_with
+from ..tiles import Tile
 from ._common import layable_ids, refuse, replace_seat, wrap
 from .deal import Chance
 from .events import (
@@ -122,6 +120,137 @@ def verify_row_take(state: GameState, index: int, step: Step) -> None:
             raise refuse(S.RACK_OVER_MAX, step, rack=left, maximum=limit)
 
 
+def _may_justify(picked: Tile, rack: list[Tile], others: list[Tile], rules: Ruleset) -> bool:
+    """A cheap necessary condition for a meld of ``picked`` with
+    ``take_meld_min_own_tiles`` own tiles (RUPE-01/06): enough own tiles that could sit
+    in one meld with it: jokers (where they count as own), plus the more of its rank
+    in other colours, or of its colour in the ranks a run through it could span (every
+    rank held in that colour, own or taken, and a gap on each side for each joker).
+    ``rack``: the tiles that count as own; ``others``: the other taken tiles."""
+    need = rules.take_meld_min_own_tiles
+    if picked.is_joker:
+        return len(rack) >= need
+    acts = picked.acts_as
+    assert acts is not None and acts.rank is not None
+    rank, color = acts.rank, acts.color
+    own_jokers = sum(1 for t in rack if t.is_joker)
+    jokers = own_jokers + sum(1 for t in others if t.is_joker)
+    counted = own_jokers if rules.take_meld_joker_counts_as_own else 0
+    if counted >= need:
+        return True
+    same_rank: set[object] = set()
+    own_ranks: set[int] = set()
+    held: set[int] = {rank}
+    for tile in (*rack, *others):
+        other = tile.acts_as
+        if tile.is_joker or other is None or other.rank is None or other.color is not color:
+            continue
+        held.add(other.rank)
+    for tile in rack:
+        other = tile.acts_as
+        if tile.is_joker or other is None or other.rank is None:
+            continue
+        if other.rank == rank and other.color is not color:
+            same_rank.add(other.color)
+        elif other.color is color and other.rank != rank:
+            own_ranks.add(other.rank)
+    if counted + len(same_rank) >= need:
+        return True
+    if rules.ace_high_run and 1 in held:
+        held.add(14)
+    for start in {rank, 14} if rank == 1 and rules.ace_high_run else {rank}:
+        low = high = start
+        spare = jokers
+        while low - 1 >= 1 and (low - 1 in held or spare):
+            spare -= low - 1 not in held
+            low -= 1
+        spare = jokers
+        while high + 1 <= 14 and (high + 1 in held or spare):
+            spare -= high + 1 not in held
+            high += 1
+        span = {r if r != 14 else 1 for r in range(low, high + 1)} - {rank}
+        if counted + len(own_ranks & span) >= need:
+            return True
+    return False
+
+
+def _may_close(state: GameState, tiles: list[Tile], lay_offs: bool) -> bool:
+    """A cheap necessary condition for closing this turn with ``tiles`` (the rack and
+    what was taken): every tile but one goes into a meld or onto one, so at most one
+    may be *isolated*: no other of these tiles of its rank in another colour or of
+    its colour within two ranks (a meld of three holds one such), and (``lay_offs``)
+    fitting no meld on the table.  Two jokers or more: not judged."""
+    if sum(1 for t in tiles if t.is_joker) >= 2:
+        return True
+    ace_high = state.rules.ace_high_run
+    acts = [t.acts_as for t in tiles]
+    melds = state.table.melds
+    isolated = 0
+    for k, tile in enumerate(tiles):
+        me = acts[k]
+        if me is None or me.rank is None:
+            continue  # a free joker goes anywhere
+        near = False
+        for j, other in enumerate(acts):
+            if j == k or other is None or other.rank is None:
+                continue
+            if other.rank == me.rank:
+                near = other.color is not me.color
+            elif other.color is me.color:
+                gap = abs(other.rank - me.rank)
+                if ace_high and 1 in (me.rank, other.rank):
+                    gap = min(gap, 14 - max(me.rank, other.rank))
+                near = gap <= 2
+            if near:
+                break
+        if near:
+            continue
+        if lay_offs and any(might_fit(tile, meld) for meld in melds):
+            continue
+        isolated += 1
+        if isolated > 1:
+            return False
+    return True
+
+
+def row_take_indexes(state: GameState) -> list[int]:
+    """The row positions the player to move may take now (:func:`verify_row_take`),
+    sharing the work across positions: the checks that need no rack in one pass
+    (:func:`~remi_rules.rupere.take_options`), then a cheap necessary condition for
+    the taken tile's meld (:func:`_may_justify`) before the exact check."""
+    seat = state.seats[state.current]
+    rules = state.rules
+    row = state.row
+    ctx = context_of_state(state)
+    positions = rupere.take_options(row, len(seat.rack), ctx)
+    if not positions:
+        return []
+    declarer = ctx.pe_tabla
+    keeps = rules.take_discard_without_meld_declares_pe_tabla and rules.pe_tabla_enabled
+    meld_only = not declarer and not (seat.opened and rules.take_discard_may_layoff)
+    meld_only = meld_only and not (keeps and not seat.opened)
+    value = state.table.tile
+    rack = [value(i) for i in seat.rack]
+    predate = rules.take_meld_tiles_must_predate_take
+    out: list[int] = []
+    probe = TakeLastDiscard()
+    lay_offs = rules.pe_tabla_layoff_on_others
+    for index in positions:
+        if meld_only or declarer:
+            others = [value(i) for i in row[index + 1 :]]
+            own = rack if predate else [*rack, *others]
+            if not _may_justify(value(row[index]), own, others, rules):
+                continue
+            if declarer and not _may_close(state, [*rack, value(row[index]), *others], lay_offs):
+                continue
+        try:
+            verify_row_take(state, index, probe)
+        except IllegalStepError:
+            continue
+        out.append(index)
+    return out
+
+
 @functools.lru_cache(maxsize=64)
 def _any_meld_rules(rules: Ruleset) -> Ruleset:
     """``rules`` where any valid meld with the picked tile and a rack tile counts."""
@@ -142,6 +271,25 @@ def _usable_for_layoff(state: GameState, index: int) -> bool:
         also_taken=state.row[index + 1 :],
         jokers=state.table.jokers,
     )
+
+
+def may_take_atu(state: GameState) -> bool:
+    """A cheap necessary condition for :func:`verify_atu_take` (the legal-step
+    generator asks it first): the checks that need no rack, a meld for the atu with
+    enough own tiles (:func:`_may_justify`) and a close that is not out of reach
+    (:func:`_may_close`)."""
+    if not state.atu_face_up:
+        return False
+    try:
+        rupere.verify_take_atu(context_of_state(state, True))
+    except InvalidTakeError:
+        return False
+    value = state.table.tile
+    rack = [value(i) for i in state.seats[state.current].rack]
+    atu = value(state.atu)
+    if not _may_justify(atu, rack, [], state.rules):
+        return False
+    return _may_close(state, [*rack, atu], True)
 
 
 def verify_atu_take(state: GameState, step: Step) -> None:
@@ -269,65 +417,3 @@ def any_row_take(state: GameState) -> bool:
             return False
         return True
     return False
-
-
-def obligation_still_possible(state: GameState) -> bool:
-    """For a pending turn with a take from the row or of the atu: whether its
-    obligation (RUPE-01/08) can still be met from the rack as it is now, leaving a tile
-    to end the turn with, and, for a player who had not opened, his opening too
-    (OPEN-06: the melds put down this turn count toward it).  The engine's undo cap
-    uses it: past the cap, a step after which this is false, while the turn cannot
-    end, would strand the turn.  A pe-tablă declarer's turn (his take must close) is
-    not judged: True."""
-    turn = state.pending
-    if turn is None or turn.obligation is None:
-        return True
-    ob = turn.obligation
-    seat = state.seats[state.current]
-    rules = state.rules
-    if seat.declared_pe_tabla and rules.pe_tabla_enabled:
-        return True
-    rack = set(seat.rack)
-    table = state.table
-    # JOLY-04: a joker swapped this turn and put down outside its new melds stays there
-    unmelded = joly.swapped_jokers_unmelded(table, turn.swapped_jokers, turn.new_melds, rules)
-    if any(j not in rack for j in unmelded):
-        return False
-    placed = [table.melds[m].meld for m in turn.new_melds]
-    if ob.picked not in rack:
-        if turn.opened_before:
-            return False  # put down, and the turn still cannot end
-        met = rupere.obligation_met(
-            ob,
-            [table.melds[m].ids for m in turn.new_melds],
-            rules,
-            laid_off=turn.laid_off,
-            acquired_later=turn.swapped_jokers,
-            opened_before_this_turn=False,
-            jokers=table.jokers,
-        )
-        if not met:
-            return False
-        counts = counts_of(table.tile(i) for i in seat.rack)
-        keep = min_rack_after_opening(rules)
-        return opening_split(counts, rules, min_leftover=keep, melded=placed) is not None
-    laid = rules.take_discard_may_layoff and turn.opened_before
-    if laid and layable_ids(state, (ob.picked,), state.current):
-        return True
-    own = [i for i in ob.rack_before_take if i in rack]
-    also = [i for i in ob.also_taken if i in rack]
-    # a joker swapped before the take is already among the rack's own tiles
-    later = [i for i in turn.swapped_jokers if i in rack and i not in own and i not in also]
-    if not turn.opened_before:
-        return can_open_with(
-            ob.picked, own, rules, also_taken=[*also, *later], jokers=table.jokers, melded=placed
-        )
-    return rupere.can_justify(
-        ob.picked,
-        own,
-        rules,
-        also_taken=also,
-        acquired_later=later,
-        min_left=1,
-        jokers=table.jokers,
-    )

@@ -29,6 +29,7 @@ from ._common import (
     wrap,
 )
 from ._takes import any_row_take, can_reshuffle
+from ._windows import lapse_offers
 from .events import (
     Discarded,
     EndReason,
@@ -129,6 +130,10 @@ def verify_turn_end(state: GameState, step: Step, *, closing_now: bool) -> bool:
 def _end_turn(
     state: GameState, step: Discard | Close, tile: int, *, closing_now: bool
 ) -> tuple[GameState, list[Event]]:
+    if state.offers:  # the starter's first discard: play starts (DEAL-06)
+        state, lapsed = lapse_offers(state)
+        new, after = _end_turn(state, step, tile, closing_now=closing_now)
+        return new, [*after[:1], *lapsed, *after[1:]]
     turn = state.pending
     assert turn is not None
     seat = state.seats[state.current]

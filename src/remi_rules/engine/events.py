@@ -28,6 +28,8 @@ __all__ = [
     "Dealt",
     "Discarded",
     "DoublesExchanged",
+    "DoublesOfferWithdrawn",
+    "DoublesOffered",
     "Drew",
     "EndReason",
     "Event",
@@ -247,10 +249,41 @@ class PeTablaDeclared(_Event):
     seat: int = attrs.field(metadata=SEAT)
 
 
+DOUBLE_CLASSES: Final = ("small", "big", "key")
+"""The classes of doubles (DUBLE-02), as :func:`~remi_rules.engine.double_class` names
+them."""
+
+
+@attrs.frozen(weakref_slot=False)
+class DoublesOffered(_Event):
+    """``seat`` offers a double of class ``double_class`` (DUBLE-02: ``"small"``,
+    ``"big"`` or ``"key"``) for a blind exchange; ``tile``, the tile it would give, is
+    seen by that seat only."""
+
+    kind: ClassVar[str] = "doubles_offered"
+    seat: int = attrs.field(metadata=SEAT)
+    double_class: str = attrs.field(metadata={"choices": DOUBLE_CLASSES})
+    tile: int | None = attrs.field(metadata=TILE_ID)
+
+    def seen_by(self, seat: int | None) -> Self:
+        return self if _viewer(seat) == self.seat else attrs.evolve(self, tile=None)
+
+
+@attrs.frozen(weakref_slot=False)
+class DoublesOfferWithdrawn(_Event):
+    """``seat``'s open offer of a double is gone without an exchange: ``reason`` is
+    ``"broken"`` (the seat gave a tile of that double in another exchange) or
+    ``"lapsed"`` (play started)."""
+
+    kind: ClassVar[str] = "doubles_offer_withdrawn"
+    seat: int = attrs.field(metadata=SEAT)
+    reason: str = attrs.field(metadata={"choices": ("broken", "lapsed")})
+
+
 @attrs.frozen(weakref_slot=False)
 class DoublesExchanged(_Event):
-    """``seat`` gave ``given`` to ``other`` and got ``received``: blind, so only those
-    two seats see the tiles."""
+    """``seat`` (whose offer was taken up) gave ``given`` to ``other`` (who accepted)
+    and got ``received``: blind, so only those two seats see the tiles."""
 
     kind: ClassVar[str] = "doubles_exchanged"
     seat: int = attrs.field(metadata=SEAT)
@@ -323,6 +356,8 @@ Event = (
     | Announced
     | AnnouncementMissed
     | PeTablaDeclared
+    | DoublesOffered
+    | DoublesOfferWithdrawn
     | DoublesExchanged
     | RoundEnded
     | RoundScored

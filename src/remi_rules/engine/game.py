@@ -15,12 +15,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Final
 
 import attrs
 
 from .._fields import PLAYERS, SEAT, TILE_ID, TILES, items
+from .._slots import maker
 from ..errors import (
     EngineArgumentError,
     EngineErrorCode,
@@ -31,20 +32,24 @@ from ..errors import (
 )
 from ..ruleset import ClosingTileMode, Ruleset, require_ruleset
 from ..scoring import RoundResult, SeatEnd, score_round
+from ._finish import finishable_after
 from ._history import _random_of, _RecordingChance, _ReplayChance, _undone
-from ._takes import obligation_still_possible
 from ._typed import of_type
+from ._undo import (
+    past_cap_refusal,
+    sender_of,
+    steps_with_undo,
+    undo_refusal,
+)
 from .events import Announced, DealerChosen, Event, RoundScored
-from .legal import can_end_turn
 from .legal import legal_steps as _legal_steps
-from .state import GameState, Phase
+from .state import MAX_UNDOS_PER_TURN, GameState, Phase, UndoInfo
 from .steps import (
     AnnounceFewTiles,
     Close,
     DemandRedeal,
     Discard,
     Draw,
-    ExchangeDoubles,
     Step,
     Undo,
     _Step,
@@ -55,16 +60,8 @@ from .view import PlayerView
 
 __all__ = ["MAX_UNDOS_PER_TURN", "Automation", "Game", "GameRecord", "score_state"]
 
-MAX_UNDOS_PER_TURN: Final = 64
-"""How many :class:`Undo` steps one turn may make.  The next one is refused with
-``undo_limit`` and :meth:`Game.legal_steps` no longer lists ``Undo``; a discard or a
-close is never refused for it.  Without a cap a turn could go on for ever (take, undo,
-take, …: a legal save of 100,000 such steps took a minute to load).  64 is far beyond
-what a person at the table does (taking back each tile of a full rack one by one is
-about 15 undos), and bounds a turn, and so a record's replay, to a few hundred steps
-per turn."""
-
 _OVER = Phase.OVER
+_make_undo_info = maker(UndoInfo, trusted=True)
 
 
 @attrs.frozen(kw_only=True)
@@ -235,6 +232,11 @@ class Game:
         self._rescue = 0
         """Past the cap, an undo may take back the steps below this depth of ``_undo``
         (those made before the cap was reached), and only from a turn that cannot end."""
+        self._finish_memo: tuple[tuple[int, int], dict[Hashable, bool]] = ((0, -1), {})
+        """The positions of the pending turn the finishable search has judged, for
+        ``(turn, seat)`` (:meth:`_memo`): the same positions come back within a turn
+        (the legal steps, then the step applied, an undo), and a position's answer
+        depends only on the turn."""
         self.automation = _automation(automation) or Automation()
         self.names = names or tuple(f"seat {s}" for s in range(state.players))
         self.deal_events: tuple[Event, ...] = ()
@@ -431,10 +433,7 @@ class Game:
         of turn (announcements, declarations, the pre-play steps)."""
         if not isinstance(step, _Step):
             raise TypeError(f"step must be a Step, not {type(step).__name__}")
-        seat = getattr(step, "seat", None)
-        if not step.in_turn and type(seat) is int:
-            return seat
-        return self._state.current
+        return sender_of(self._state, step)
 
     def _check_sender(self, step: Step, seat: int | None) -> None:
         if seat is None:
@@ -446,80 +445,69 @@ class Game:
                 StepErrorCode.NOT_YOUR_STEP, step=step.kind, seat=seat, owner=owner
             )
 
-    def legal_steps(self, seat: int | None = None) -> tuple[Step, ...]:
+    def legal_steps(self, seat: int | None = None, *, finishable: bool = False) -> tuple[Step, ...]:
         """Every step legal now (melds the player can form included, each choice once:
         see :func:`~remi_rules.engine.legal.canonical_step`), with :class:`Undo` when
         the pending turn has a step to take back and has not made
-        :data:`MAX_UNDOS_PER_TURN` undos yet.
+        :data:`MAX_UNDOS_PER_TURN` undos yet (past the cap, the steps after which the
+        turn could no longer end are refused: :meth:`is_finishable`).
 
         With ``seat``: only the steps that seat may send (:meth:`sender`), and only
         those that name no tile hidden from it, so that the list can be sent to that
-        seat as it is.  A doubles exchange names a tile of the other seat's rack, so
-        it is in the list for all seats only (docs/protocol.md)."""
+        seat as it is; :meth:`PlayerView.legal_steps
+        <remi_rules.engine.view.PlayerView.legal_steps>` gives the same list from the
+        seat's view alone.  A doubles exchange names a tile of the other seat's rack,
+        so it is in the list for all seats only (docs/protocol.md).  With
+        ``finishable``: only the steps after which the turn can still end
+        (:meth:`is_finishable`)."""
         if seat is not None:
             seat = self._seat_arg(seat)
-            return tuple(
-                s
-                for s in self.legal_steps()
-                if self.sender(s) == seat and not isinstance(s, ExchangeDoubles)
-            )
-        steps = _legal_steps(self._state)
-        if self._undos_left():
-            return (*steps, Undo()) if self._undo else steps
-        kept = tuple(s for s in steps if self._past_cap_refusal(s, steps) is None)
-        return (*kept, Undo()) if self._can_rescue() else kept
-
-    def _past_cap_refusal(
-        self, step: Step, listed: tuple[Step, ...] | None = None
-    ) -> IllegalStepError | None:
-        """Past the undo cap, what is put down stays, so a step that could be taken back
-        is refused (``undo_limit``) where it could leave the turn unable to end: a take
-        from the row or of the atu while a draw is legal, and a table step after which
-        no discard or close is legal; and after a take past the cap with the stock out
-        (the turn cannot end before the take's obligation is met), a step after which
-        that obligation, the opening it must make or the swapped joker's use can no
-        longer be met (:func:`~remi_rules.engine._takes.obligation_still_possible`).
-        ``listed``: the legal steps now, when the caller has them."""
-        # getattr: something that is not a step gets apply_step's TypeError
-        if self._undos_left() or not getattr(step, "undoable", False):
-            return None
-        state = self._state
-        if state.phase is Phase.TAKE:
-            steps = _legal_steps(state) if listed is None else listed
-            strands = any(isinstance(s, Draw) for s in steps)
-        elif can_end_turn(state) or self._can_rescue():
-            try:
-                after, _ = apply_step(state, step, NoChance())
-            except IllegalStepError as err:
-                return err
-            strands = not can_end_turn(after)
-        else:
-            # A take past the cap with the stock out: the turn cannot end until the
-            # take's obligation is met, so a step that makes it impossible strands it.
-            try:
-                after, _ = apply_step(state, step, NoChance())
-            except IllegalStepError as err:
-                return err
-            strands = not can_end_turn(after) and not obligation_still_possible(after)
-        if not strands:
-            return None
-        return IllegalStepError(StepErrorCode.UNDO_LIMIT, step=step.kind, limit=MAX_UNDOS_PER_TURN)
-
-    def _can_rescue(self) -> bool:
-        """Past the cap, an undo stays allowed while the turn cannot end, down the steps
-        made before the cap: a turn that reached the cap unable to end gets back to one
-        that can (at worst its take, or the draw, after which a discard is legal)."""
-        return (
-            0 < len(self._undo) <= self._rescue
-            and self._state.phase is not Phase.OVER
-            and not can_end_turn(self._state)
+        if type(finishable) is not bool:
+            raise TypeError(f"finishable must be a bool, not {type(finishable).__name__}")
+        return steps_with_undo(
+            self._state, self.undo_info(), seat=seat, finishable=finishable, memo=self._memo()
         )
 
+    def _memo(self) -> dict[Hashable, bool]:
+        """The finishable search's memo of the pending turn (a new one for a new turn)."""
+        key = (self._state.turn, self._state.current)
+        if self._finish_memo[0] != key:
+            self._finish_memo = (key, {})
+        return self._finish_memo[1]
+
+    def undo_info(self) -> UndoInfo:
+        """What :class:`Undo` may still do in the pending turn (public: a
+        :class:`~remi_rules.engine.view.PlayerView` carries it)."""
+        if self._state.phase is Phase.OVER:
+            return UndoInfo()
+        turn, count = self._undone
+        undos = count if turn == self._state.turn else 0
+        rescue = self._rescue if undos >= MAX_UNDOS_PER_TURN else 0
+        return _make_undo_info(len(self._undo), undos, rescue)
+
+    def is_finishable(self, step: Step, *, seat: int | None = None) -> bool:
+        """Whether ``step`` is legal now (:meth:`can`, with ``seat`` as there) and the
+        pending turn can still end legally after it, by steps forward: the take's
+        obligation (RUPE-01/06/08, ATU-06), the opening (OPEN-02/03/06, OPEN-08), the
+        swapped joker (JOLY-04), the tiles that must stay on the rack (TURN-07), a
+        pe-tablă declarer's close (CLOSE-06) and the rack cap (TURN-10) can all still
+        be met.  A step that ends the turn, and another seat's announcement, is
+        finishable when it is legal; a :class:`Draw` when the turn can end whatever
+        tile it brings; :class:`Undo` when it is legal (it goes back to a position of
+        the turn, and a player who made only finishable steps only goes back to
+        finishable ones).  Exact: the solver searches the rest of the turn
+        (docs/engine.md, "Finishable steps")."""
+        if not self.can(step, seat=seat):
+            return False
+        if isinstance(step, Undo):
+            return True
+        return finishable_after(self._state, step, self._memo())
+
     def view(self, seat: int) -> PlayerView:
-        """What ``seat`` may see (:class:`~remi_rules.engine.view.PlayerView`); a seat
-        not at the table raises :class:`~remi_rules.errors.EngineArgumentError`
-        (``engine_bad_seat``)."""
-        return PlayerView.of(self._state, seat)
+        """What ``seat`` may see (:class:`~remi_rules.engine.view.PlayerView`), with what
+        :class:`Undo` may still do (:meth:`undo_info`); a seat not at the table raises
+        :class:`~remi_rules.errors.EngineArgumentError` (``engine_bad_seat``)."""
+        return PlayerView.of(self._state, seat, self.undo_info())
 
     # -- the triplet -------------------------------------------------------------------------
 
@@ -531,9 +519,10 @@ class Game:
         if isinstance(step, Undo):
             self._undo_target(step)
             return
-        refusal = self._past_cap_refusal(step)
-        if refusal is not None:
-            raise refusal
+        if not self._undos_left():
+            refusal = past_cap_refusal(self._state, self.undo_info(), step, self._memo())
+            if refusal is not None:
+                raise refusal
         apply_step(self._state, step, NoChance())
 
     def can(self, step: Step, *, seat: int | None = None) -> bool:
@@ -557,9 +546,10 @@ class Game:
     def _apply(self, step: Step) -> tuple[Event, ...]:
         if isinstance(step, Undo):
             return self._undo_step()
-        refusal = self._past_cap_refusal(step)
-        if refusal is not None:
-            raise refusal
+        if not self._undos_left():
+            refusal = past_cap_refusal(self._state, self.undo_info(), step, self._memo())
+            if refusal is not None:
+                raise refusal
         before = self._state
         log_mark = len(self._chance_log)
         try:
@@ -580,9 +570,7 @@ class Game:
 
     def can_undo(self) -> bool:
         """The pending turn has a step :meth:`undo` can take back (and undos left)."""
-        if self._state.phase is Phase.OVER or not self._undo:
-            return False
-        return self._undos_left() or self._can_rescue()
+        return undo_refusal(self._state, self.undo_info()) is None
 
     def _undos_left(self) -> bool:
         turn, count = self._undone
@@ -627,21 +615,16 @@ class Game:
         self._undo.pop()
         undone_in, count = self._undone
         self._undone = (state.turn, count + 1 if undone_in == state.turn else 1)
-        if not self._undos_left():  # at the cap, or a rescue past it (_can_rescue)
+        if not self._undos_left():  # at the cap, or a rescue past it (_undo.can_rescue)
             self._rescue = len(self._undo)
         self._state = state
         self._steps.append(Undo())
         return (_undone(step, current, state),)
 
     def _undo_target(self, step: Undo) -> tuple[GameState, Step, int]:
-        if self._state.phase is Phase.OVER:
-            raise IllegalStepError(StepErrorCode.ROUND_OVER, step=step.kind)
-        if not self._undo:
-            raise IllegalStepError(StepErrorCode.NOTHING_TO_UNDO, step=step.kind)
-        if not self._undos_left() and not self._can_rescue():
-            raise IllegalStepError(
-                StepErrorCode.UNDO_LIMIT, step=step.kind, limit=MAX_UNDOS_PER_TURN
-            )
+        refusal = undo_refusal(self._state, self.undo_info())
+        if refusal is not None:
+            raise refusal
         return self._undo[-1]
 
     # -- automation ----------------------------------------------------------------------

@@ -17,6 +17,7 @@ from ..errors import InvalidStateError, StateErrorCode
 from ..ruleset import ClosingTileMode
 from ..rupere import TakeSource
 from ..tiles import JOKER_IDS
+from .deal import double_class
 from .events import EndReason
 from .state import GameState, Phase, tile_census
 from .steps import TakeKind
@@ -303,6 +304,37 @@ def _atu_row_exchanged(state: GameState, q: str) -> None:
         _bad(_S.BAD_VALUE, f"{q}exchanged", why="no_exchange")
     if len(state.exchanged) % 2:
         _bad(_S.BAD_VALUE, f"{q}exchanged", why="exchange_pairs")
+    _offers(state, q)
+
+
+def _offers(state: GameState, q: str) -> None:
+    """The open offers of doubles: only before play, under rules that exchange them,
+    one per seat, each naming a double on its seat's rack not exchanged yet, of the
+    class it says (a view's own state names no other seat's tile)."""
+    seen: set[int] = set()
+    for k, offer in enumerate(state.offers):
+        path = f"{q}offers[{k}]"
+        if not state.rules.doubles_exchange:
+            _bad(_S.BAD_VALUE, path, why="no_exchange")
+        if not state.preplay:
+            _bad(_S.BAD_PHASE, path, why="preplay")
+        if not 0 <= offer.seat < state.players:
+            _bad(_S.OUT_OF_RANGE, f"{path}.seat", value=offer.seat, lo=0, hi=state.players - 1)
+        if offer.seat in seen:
+            _bad(_S.BAD_VALUE, f"{path}.seat", why="offer_twice")
+        seen.add(offer.seat)
+        if offer.double_class not in ("small", "big", "key"):
+            _bad(_S.BAD_VALUE, f"{path}.double_class", why="double_class")
+        tile = offer.tile
+        if tile is None:
+            continue
+        rack = state.seats[offer.seat].rack
+        if not (0 <= tile < 104 and tile in rack and tile ^ 1 in rack):
+            _bad(_S.BAD_VALUE, f"{path}.tile", why="offer_not_double")
+        elif tile // 2 in state.exchanged:
+            _bad(_S.BAD_VALUE, f"{path}.tile", why="offer_exchanged")
+        elif double_class(tile, state.rules) != offer.double_class:
+            _bad(_S.BAD_VALUE, f"{path}.double_class", why="double_class")
 
 
 def _end(state: GameState, q: str) -> None:

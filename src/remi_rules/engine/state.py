@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import attrs
 
@@ -35,18 +35,21 @@ from ..ruleset import Ruleset, SwappedJokerUse
 from ..rupere import TakeObligation
 from ..table import Table
 from ..tiles import JOKER_IDS
-from .events import EndReason
+from .events import DOUBLE_CLASSES, EndReason
 from .steps import TakeKind
 
 _T = TypeVar("_T")
 
 __all__ = [
+    "MAX_UNDOS_PER_TURN",
+    "DoublesOffer",
     "GameState",
     "Obligation",
     "Phase",
     "RoundEnd",
     "SeatState",
     "TurnState",
+    "UndoInfo",
     "evolve",
     "tile_census",
     "turn_context",
@@ -135,6 +138,63 @@ class Obligation(enum.StrEnum):
     """Put the swapped joker into a new meld (JOLY-04, ``same_turn_new_meld``)."""
 
 
+MAX_UNDOS_PER_TURN: Final = 64
+"""How many :class:`Undo` steps one turn may make.  The next one is refused with
+``undo_limit`` and :meth:`Game.legal_steps <remi_rules.engine.Game.legal_steps>` no
+longer lists ``Undo``; a discard or a close is never refused for it.  Without a cap a
+turn could go on for ever (take, undo, take, …: a legal save of 100,000 such steps took
+a minute to load).  64 is far beyond what a person at the table does (taking back each
+tile of a full rack one by one is about 15 undos), and bounds a turn, and so a record's
+replay, to a few hundred steps per turn."""
+
+
+def _count(_inst: object, attribute: attrs.Attribute[int], value: object) -> None:
+    if type(value) is not int:
+        raise TypeError(f"{attribute.name} must be an int, not {type(value).__name__}")
+
+
+@attrs.frozen
+class UndoInfo:
+    """What :class:`~remi_rules.engine.steps.Undo` may still do in the pending turn:
+    public, since the whole table sees every step and every undo.
+
+    ``steps``: the steps of the pending turn that ``Undo`` could take back, in the
+    order they were made (a take from the row or of the atu, the melds, lay-offs and
+    swaps after it; a draw or a turn's end clears them).  ``undos``: the undos made in
+    this turn so far (at :data:`MAX_UNDOS_PER_TURN` the cap is reached).  ``rescue``:
+    past the cap, the first ``rescue`` of those steps (made before the cap) may still
+    be taken back one by one while the turn cannot end."""
+
+    steps: int = attrs.field(default=0, validator=_count, metadata=COUNT)
+    undos: int = attrs.field(default=0, validator=_count, metadata=COUNT)
+    rescue: int = attrs.field(default=0, validator=_count, metadata=COUNT)
+
+    @property
+    def past_cap(self) -> bool:
+        """The turn has made :data:`MAX_UNDOS_PER_TURN` undos."""
+        return self.undos >= MAX_UNDOS_PER_TURN
+
+
+@attrs.frozen
+class DoublesOffer:
+    """An open offer of a double for a blind exchange (DUBLE-03,
+    :class:`~remi_rules.engine.steps.OfferDoubles`): the seat, the double's class
+    (``"small"``, ``"big"`` or ``"key"``, DUBLE-02: public) and the tile it would give
+    (``None`` in another seat's view)."""
+
+    seat: int = attrs.field(metadata=SEAT)
+    double_class: str = attrs.field(
+        metadata={"choices": DOUBLE_CLASSES, "doc": "the double's class (DUBLE-02)"}
+    )
+    tile: int | None = attrs.field(
+        metadata={**TILE_ID, "doc": "the tile it would give (null in another seat's view)"}
+    )
+
+
+OFFERS: Final = items(most=4, doc="the open offers of doubles, at most one per seat")
+"""The metadata of a list of open offers (one per seat at most)."""
+
+
 @attrs.frozen
 class RoundEnd:
     """How the round ended."""
@@ -182,6 +242,9 @@ class GameState:
     exchanged: tuple[int, ...] = attrs.field(default=(), metadata=DOUBLES)
     """Values already exchanged as doubles, as ``id // 2`` (each double at most once, OQ-30)."""
     end: RoundEnd | None = None
+    offers: tuple[DoublesOffer, ...] = attrs.field(default=(), metadata=OFFERS)
+    """The open offers of doubles (at most one per seat, in the order they were made);
+    they lapse when play starts."""
 
     @property
     def current_player(self) -> int:

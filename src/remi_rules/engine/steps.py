@@ -4,9 +4,10 @@ A turn is a sequence of steps (TURN-02): one take (:class:`Draw`,
 :class:`TakeLastDiscard`, :class:`Rupere`, :class:`TakeAtu`), any number of
 :class:`MeldTiles`, :class:`LayOff` and :class:`SwapJoker`, then :class:`Discard` or
 :class:`Close`.  The announcements and the pre-play steps (:class:`AnnounceFewTiles`,
-:class:`AnnounceAtu`, :class:`DeclarePeTabla`, :class:`ExchangeDoubles`,
-:class:`DemandRedeal`) name the seat that makes them, because they are not tied to the
-seat whose turn it is.  :class:`Undo` takes back the last step of the pending turn.
+:class:`AnnounceAtu`, :class:`DeclarePeTabla`, :class:`OfferDoubles`,
+:class:`AcceptDoubles`, :class:`DemandRedeal`) name the seat that makes them, because
+they are not tied to the seat whose turn it is.  :class:`Undo` takes back the last step
+of the pending turn.
 
 Tiles are physical ids (0–105, see :func:`remi_rules.tile_of`), so a log says exactly
 which tile moved.  Every step has a ``kind`` (its tag in JSON) and ``str(step)``
@@ -33,6 +34,7 @@ from ._typed import of_type
 
 __all__ = [
     "STEP_TYPES",
+    "AcceptDoubles",
     "AnnounceAtu",
     "AnnounceFewTiles",
     "Close",
@@ -40,9 +42,9 @@ __all__ = [
     "DemandRedeal",
     "Discard",
     "Draw",
-    "ExchangeDoubles",
     "LayOff",
     "MeldTiles",
+    "OfferDoubles",
     "Rupere",
     "Step",
     "SwapJoker",
@@ -276,18 +278,39 @@ class DeclarePeTabla(_Step):
 
 
 @attrs.frozen
-class ExchangeDoubles(_Step):
-    """Seats ``seat`` and ``other`` exchange doubles blind (DUBLE-03/04): ``tile`` is a
-    tile of ``seat``'s double, ``other_tile`` one of ``other``'s.  Under the
-    ``one_tile`` unit these two tiles change racks; under ``pair`` both copies do."""
+class OfferDoubles(_Step):
+    """Seat ``seat`` offers a double for a blind exchange (DUBLE-03): ``tile`` is the
+    tile of its double it would give (both copies under the ``pair`` unit).  The table
+    learns the seat and the double's class (small, big or key, DUBLE-02), not the
+    tile; another seat takes it up with :class:`AcceptDoubles`.  A seat has one offer
+    open at a time, and it stands until it is taken up (or the double leaves the rack
+    in another exchange); open offers lapse when play starts (the starter's first
+    discard)."""
 
-    kind: ClassVar[str] = "exchange_doubles"
+    kind: ClassVar[str] = "offer_doubles"
     in_turn: ClassVar[bool] = False
     resumable: ClassVar[bool] = True
     seat: int = attrs.field(validator=_int, metadata=SEAT)
-    other: int = attrs.field(validator=_int, metadata=SEAT)
     tile: int = attrs.field(validator=_int, metadata=TILE_ID)
-    other_tile: int = attrs.field(validator=_int, metadata=TILE_ID)
+
+
+@attrs.frozen
+class AcceptDoubles(_Step):
+    """Seat ``seat`` takes up seat ``offer``'s open offer with ``tile``, a tile of its
+    own double (of the same class where ``doubles_exchange_same_class``): the engine
+    exchanges the offered tile and ``tile`` (or both pairs, under the ``pair`` unit),
+    and only those two seats see which tiles moved.  Each seat names only its own tile."""
+
+    kind: ClassVar[str] = "accept_doubles"
+    in_turn: ClassVar[bool] = False
+    resumable: ClassVar[bool] = True
+    seat: int = attrs.field(validator=_int, metadata=SEAT)
+    tile: int = attrs.field(validator=_int, metadata=TILE_ID)
+    offer: int = attrs.field(
+        validator=_int,
+        metadata=ints(0, doc="the seat whose offer of a double is taken up", seat=True),
+    )
+    """The seat whose offer is taken up."""
 
 
 @attrs.frozen
@@ -320,7 +343,8 @@ Step = (
     | AnnounceFewTiles
     | AnnounceAtu
     | DeclarePeTabla
-    | ExchangeDoubles
+    | OfferDoubles
+    | AcceptDoubles
     | DemandRedeal
     | Undo
 )
@@ -339,7 +363,8 @@ STEP_TYPES: tuple[type[Step], ...] = (
     AnnounceFewTiles,
     AnnounceAtu,
     DeclarePeTabla,
-    ExchangeDoubles,
+    OfferDoubles,
+    AcceptDoubles,
     DemandRedeal,
     Undo,
 )

@@ -23,10 +23,11 @@ from ._table_steps import lay_off_step, meld_step, swap_step
 from ._takes import draw_step, take_atu_step, take_row_step
 from ._turn_end import close_step, discard_step
 from ._windows import (
+    accept_step,
     announce_atu_step,
     announce_few_step,
     declare_step,
-    exchange_step,
+    offer_step,
     redeal_step,
 )
 from .deal import Chance, NoChance, RandomChance, ScriptedChance, deal, double_class, doubles_of
@@ -41,6 +42,7 @@ from .state import (
     evolve_state,
 )
 from .steps import (
+    AcceptDoubles,
     AnnounceAtu,
     AnnounceFewTiles,
     Close,
@@ -48,9 +50,9 @@ from .steps import (
     DemandRedeal,
     Discard,
     Draw,
-    ExchangeDoubles,
     LayOff,
     MeldTiles,
+    OfferDoubles,
     Rupere,
     Step,
     SwapJoker,
@@ -121,7 +123,8 @@ _HANDLERS: dict[type, _Handler] = {
     AnnounceFewTiles: announce_few_step,
     AnnounceAtu: announce_atu_step,
     DeclarePeTabla: declare_step,
-    ExchangeDoubles: exchange_step,
+    OfferDoubles: offer_step,
+    AcceptDoubles: accept_step,
 }
 """The handlers of the steps that need no chance, by exact type (the hot path)."""
 

@@ -37,7 +37,18 @@ from ..ruleset import Ruleset
 from ..rupere import TakeObligation
 from ..table import Table
 from ..tiles import Tile
-from .state import GameState, Phase, RoundEnd, SeatState, TurnState
+from ._undo import NO_UNDO
+from .deal import double_class
+from .state import (
+    OFFERS,
+    DoublesOffer,
+    GameState,
+    Phase,
+    RoundEnd,
+    SeatState,
+    TurnState,
+    UndoInfo,
+)
 from .steps import Step, TakeKind
 
 __all__ = ["PlayerView", "PublicSeat", "PublicTurn"]
@@ -140,10 +151,19 @@ class PlayerView:
     own_exchanged: tuple[int, ...] = attrs.field(metadata=DOUBLES)
     """Values (``id // 2``) this seat gave or received in a doubles exchange."""
     end: RoundEnd | None
+    offers: tuple[DoublesOffer, ...] = attrs.field(default=(), metadata=OFFERS)
+    """The open offers of doubles (DUBLE-03): each seat's and the double's class, and
+    the tile only in this seat's own offer."""
+    undo: UndoInfo = NO_UNDO
+    """What :class:`~remi_rules.engine.steps.Undo` may still do in the pending turn
+    (public: the table sees every step and undo), so that :meth:`legal_steps` lists
+    ``Undo`` as the game does; nothing to undo in a view made from a bare state."""
 
     @classmethod
-    def of(cls, state: GameState, seat: int) -> PlayerView:
-        """What ``seat`` may see of ``state``; a seat not at the table raises
+    def of(cls, state: GameState, seat: int, undo: UndoInfo = NO_UNDO) -> PlayerView:
+        """What ``seat`` may see of ``state``, with what ``undo`` may still do (a
+        :class:`~remi_rules.engine.Game` passes its own: :meth:`Game.view
+        <remi_rules.engine.Game.view>`); a seat not at the table raises
         :class:`~remi_rules.errors.EngineArgumentError` (``engine_bad_seat``)."""
         if not isinstance(state, GameState):
             raise TypeError(f"state must be a GameState, not {type(state).__name__}")
@@ -151,6 +171,8 @@ class PlayerView:
             raise TypeError(f"seat must be an int, not {type(seat).__name__}")
         if not 0 <= seat < state.players:
             raise EngineArgumentError(EngineErrorCode.BAD_SEAT, seat=seat, players=state.players)
+        if not isinstance(undo, UndoInfo):
+            raise TypeError(f"undo must be an UndoInfo, not {type(undo).__name__}")
         mine = state.seats[seat]
         turn = state.pending
         exchanged = state.exchanged
@@ -181,25 +203,23 @@ class PlayerView:
             state.preplay,
             exchanged,
             state.end,
+            tuple(o if o.seat == seat else _hidden_offer(o) for o in state.offers),
+            undo,
         )
 
-    def legal_steps(self) -> tuple[Step, ...]:
-        """This seat's legal steps now, computed from the view alone: its own
-        in-turn steps when it is to move, and its announcements and declarations.
-        (A doubles exchange needs the other player's rack and is left to the
-        frontend; :class:`~remi_rules.engine.steps.Undo` needs the game's history.)"""
-        from .legal import legal_steps
-        from .steps import ExchangeDoubles
+    def legal_steps(self, *, finishable: bool = False) -> tuple[Step, ...]:
+        """This seat's legal steps now, computed from the view alone: the same list as
+        :meth:`Game.legal_steps(seat) <remi_rules.engine.Game.legal_steps>` (its
+        in-turn steps when it is to move, ``Undo`` where :attr:`undo` allows it, its
+        announcements and declarations; with ``finishable``, only the finishable
+        ones).  A doubles exchange needs the other player's rack and is left to the
+        frontend."""
+        from ._undo import steps_with_undo
 
+        if type(finishable) is not bool:
+            raise TypeError(f"finishable must be a bool, not {type(finishable).__name__}")
         state = self.sample_state(random.Random(0))
-        out: list[Step] = []
-        for step in legal_steps(state):
-            if step.in_turn:
-                if self.current == self.seat:
-                    out.append(step)
-            elif getattr(step, "seat", None) == self.seat and not isinstance(step, ExchangeDoubles):
-                out.append(step)
-        return tuple(out)
+        return steps_with_undo(state, self.undo, seat=self.seat, finishable=finishable)
 
     # -- what the seat cannot see ----------------------------------------------------------
 
@@ -250,9 +270,10 @@ class PlayerView:
             raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
         hidden = list(self.hidden_ids())
         rng.shuffle(hidden)
+        known = self._known_by_seat()
+        offers, hidden = self._sampled_offers(hidden, known, rng)
         seats: list[SeatState] = []
         at = 0
-        known = self._known_by_seat()
         for s, pub in enumerate(self.seats):
             if s == self.seat:
                 rack = self.rack
@@ -290,7 +311,36 @@ class PlayerView:
             preplay=self.preplay,
             exchanged=self.own_exchanged,
             end=self.end,
+            offers=offers,
         )
+
+    def _sampled_offers(
+        self, hidden: list[int], known: dict[int, set[int]], rng: random.Random
+    ) -> tuple[tuple[DoublesOffer, ...], list[int]]:
+        """The open offers with a tile each, for :meth:`sample_state`: another seat's
+        offer gets a double of its class drawn from the hidden tiles, both copies
+        added to what that seat is known to hold (``known``, updated); the hidden
+        tiles left.  (The state the view comes from has one, so there is one.)"""
+        offers: list[DoublesOffer] = []
+        free = set(hidden)
+        for offer in self.offers:
+            if offer.tile is not None:
+                offers.append(offer)
+                continue
+            values = [
+                v
+                for v in range(52)
+                if 2 * v in free
+                and 2 * v + 1 in free
+                and double_class(2 * v, self.rules) == offer.double_class
+            ]
+            if not values:
+                continue
+            v = rng.choice(values)
+            free -= {2 * v, 2 * v + 1}
+            known.setdefault(offer.seat, set()).update((2 * v, 2 * v + 1))
+            offers.append(attrs.evolve(offer, tile=2 * v))
+        return tuple(offers), [i for i in hidden if i in free]
 
     def _sampled_turn(self, rack: tuple[int, ...]) -> TurnState:
         """Another seat's pending turn rebuilt around its sampled rack: the rack before
@@ -328,6 +378,10 @@ class PlayerView:
             placed=turn.placed,
             steps=turn.steps,
         )
+
+
+def _hidden_offer(offer: DoublesOffer) -> DoublesOffer:
+    return attrs.evolve(offer, tile=None)
 
 
 _make_view = maker(PlayerView)

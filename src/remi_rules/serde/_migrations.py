@@ -10,8 +10,10 @@ rewrites the rules, it checks the document's fingerprint under the old knob set
 (``state_fingerprint`` otherwise), so a document is never rewritten into one it was
 not; then it adds the knob and writes the new fingerprint.
 
-None has been added yet: every format is at version 1, and the files under
-tests/data/ (version 1) are loaded by the test suite for ever after.
+No knob has been added yet.  Version 2 (all formats) turned the doubles exchange into
+an offer and an acceptance, gave the state and the view the open offers, and the view
+what an undo may still do; the files under tests/data/ (version 1) are loaded by the
+test suite for ever after.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ class KnobAdded:
     default: Any
 
 
-FORMAT_VERSIONS: Final[dict[str, int]] = {"game": 1, "record": 1, "match": 1, "view": 1}
+FORMAT_VERSIONS: Final[dict[str, int]] = {"game": 2, "record": 2, "match": 2, "view": 2}
 """The version each format is written in (``format_version`` of its documents)."""
 
 KNOBS_ADDED: Final[list[KnobAdded]] = []
@@ -88,9 +90,73 @@ def _add_knobs(version: int) -> Step:
     return step
 
 
-EXTRA_STEPS: Final[dict[tuple[str, int], Step]] = {}
+def _offer_and_accept(steps: object) -> object:
+    """Version 1 → 2 of a record's steps: the doubles exchange became an offer and an
+    acceptance (docs/decisions.md): ``exchange_doubles`` (``seat`` gives ``tile`` to
+    ``other`` for ``other_tile``) is ``offer_doubles`` (``seat``, ``tile``) then
+    ``accept_doubles`` (``other``, ``other_tile``, ``offer`` = ``seat``), which replay
+    to the same state.  Anything else is left for the loader to judge."""
+    if not isinstance(steps, list):
+        return steps
+    out: list[object] = []
+    for step in steps:
+        if (
+            isinstance(step, dict)
+            and step.get("kind") == "exchange_doubles"
+            and set(step) == {"kind", "seat", "other", "tile", "other_tile"}
+        ):
+            out.append({"kind": "offer_doubles", "seat": step["seat"], "tile": step["tile"]})
+            out.append(
+                {
+                    "kind": "accept_doubles",
+                    "seat": step["other"],
+                    "tile": step["other_tile"],
+                    "offer": step["seat"],
+                }
+            )
+        else:
+            out.append(step)
+    return out
+
+
+def _record_2(doc: dict[str, Any]) -> dict[str, Any]:
+    """Record 1 → 2: its steps (:func:`_offer_and_accept`)."""
+    if "steps" not in doc:
+        return doc
+    return {**doc, "steps": _offer_and_accept(doc["steps"])}
+
+
+def _game_2(doc: dict[str, Any]) -> dict[str, Any]:
+    """Game 1 → 2: its record's steps (:func:`_offer_and_accept`), and its state has
+    the open offers of doubles (``offers``: none, as version 1 had no offers)."""
+    record, state = doc.get("record"), doc.get("state")
+    if isinstance(record, dict):
+        doc = {**doc, "record": _record_2(record)}
+    if isinstance(state, dict):
+        if "offers" in state:
+            raise InvalidStateError(_S.UNKNOWN_KEY, path="state.offers", key="offers")
+        doc = {**doc, "state": {**state, "offers": []}}
+    return doc
+
+
+def _view_2(doc: dict[str, Any]) -> dict[str, Any]:
+    """View 1 → 2: a view tells what an undo may still do in the pending turn
+    (``undo``: nothing, for a version-1 view) and the open offers of doubles
+    (``offers``: none)."""
+    for key in ("undo", "offers"):
+        if key in doc:
+            raise InvalidStateError(_S.UNKNOWN_KEY, path=key, key=key)
+    return {**doc, "undo": {"steps": 0, "undos": 0, "rescue": 0}, "offers": []}
+
+
+EXTRA_STEPS: Final[dict[tuple[str, int], Step]] = {
+    ("game", 2): _game_2,
+    ("record", 2): _record_2,
+    ("view", 2): _view_2,
+}
 """Steps other than knobs added, by ``(kind, version they lead to)``; they run after
-that version's knobs are added."""
+that version's knobs are added.  (A match's rounds are games, each brought to the
+current version when it is read.)"""
 
 
 def _chain(kind: str, version: int) -> list[Step]:

@@ -29,9 +29,11 @@ _FIXED_BYTES: Final = 65_536
 ``\\u001f``), the deal (530 B) and the state (each of the 106 ids in at most a dozen
 lists of a few bytes each, the melds' credits and keys: under 24 KB)."""
 _SWAPS_PER_ROUND: Final[int] = 2 * attrs.fields(Ruleset).joker_swap_limit.metadata["hi"]
-_ONCE_PER_ROUND: Final = 4 + 4 + 26
+_ONCE_PER_ROUND: Final = 4 + 4 + 26 + 56
 """Steps each seat makes at most once a round (an atu announcement, a pe-tablă
-declaration) and the doubles exchanges (52 doubles, two at a time)."""
+declaration) and the doubles steps: at most 26 acceptances (52 doubles, two at a
+time) and 56 offers (each is taken up, broken by an acceptance of its seat, or one of
+the at most 4 that lapse when play starts)."""
 _EXTRA_CHANCE: Final = 64
 """Redeals and atus turned back (DEAL-03) a round is sized for: each is a chance
 outcome, and 64 of them in one round are less likely than 10**-40."""

@@ -28,7 +28,7 @@ from ..scoring import RoundResult
 from ._bounds import _fail, _parse_json, _scan, _show, _wrong_type
 from ._convert import structure, unstructure
 from ._documents import HEADER, read_fingerprint, read_kind, read_rules
-from ._migrations import current_version
+from ._migrations import current_version, migrate
 from ._size import MAX_DOCUMENT_BYTES
 
 __all__ = [
@@ -154,13 +154,15 @@ def load_view(data: object, rules: Ruleset) -> PlayerView:
     version = data["format_version"]
     if type(version) is not int:
         _wrong_type("format_version", "integer", version)
-    if version != current_version("view"):
+    if not 1 <= version <= current_version("view"):
         _fail(
             _S.FORMAT_VERSION,
             "format_version",
             got=_show(version),
             expected=current_version("view"),
         )
+    if version != current_version("view"):  # an older view: brought to this version first
+        data = migrate(data, "view")
     read_kind(data["kind"], "view")
     fingerprint = read_fingerprint(data["fingerprint"])
     if fingerprint != rules.fingerprint():

@@ -51,9 +51,9 @@ def tile_table() -> list[dict[str, Any]]:
 
 
 def ids_in(step: dict[str, Any]) -> frozenset[int]:
-    """The tile ids a step's JSON names (``tile``, ``tiles``, ``joker``, ``other_tile``)."""
+    """The tile ids a step's JSON names (``tile``, ``tiles``, ``joker``)."""
     ids: set[int] = set()
-    for key in ("tile", "joker", "other_tile"):
+    for key in ("tile", "joker"):
         value = step.get(key)
         if type(value) is int:
             ids.add(value)
@@ -65,10 +65,12 @@ def ids_in(step: dict[str, Any]) -> frozenset[int]:
 
 def spectator_view(game: Game) -> dict[str, Any]:
     """The public part of a view, for a spectator: the current player's view without
-    its rack, its turn's rack and its doubles (the library has no spectator view)."""
+    its rack, its turn's rack, its doubles and the tile of its open offer of a double
+    (the library has no spectator view)."""
     data = serde.dump_view(game.view(game.state.current), with_rules=False)
     for key in ("rack", "own_turn", "own_exchanged"):
         data.pop(key, None)
+    data["offers"] = [{**offer, "tile": None} for offer in data.get("offers", [])]
     data["seat"] = None
     return data
 

@@ -1,0 +1,685 @@
+"""Finishable steps: can the pending turn still end legally, by steps forward?
+
+A step is *finishable* when, after it, the turn can still end (a discard or a close
+becomes legal) through further steps of the same turn, :class:`Undo` left aside: the
+take's obligation (RUPE-01/06/08, ATU-06), the opening (OPEN-02/03/06, OPEN-08), the
+swapped joker (JOLY-04), the tiles that must stay on the rack (TURN-07), a pe-tablă
+declarer's close (CLOSE-06) and the rack cap (TURN-10) can all still be met.
+
+:func:`can_finish` answers it exactly for a state, by a search over the turn's
+continuations that lets the solver do most of the work:
+
+* a continuation can always be reordered so that the steps on melds that are already
+  on the table (lay-offs, joker swaps: the *moves on the table*) come first and the
+  new melds last: a lay-off on a meld made later, or a swap out of it, is the same as
+  making the bigger meld, or the meld with the tile instead of the joker, at once.
+  (Except where the first new meld of an opening gives rights that moves on the table
+  need, ``layoff_on_others_in_opening_turn``, ``swap_in_opening_turn``,
+  ``pe_tabla_layoff_on_others``: then the search also tries each first meld.)
+* So the search (depth first, each position once) tries the moves on the table, and
+  at every position asks the *oracle* whether new melds alone can end the turn: the
+  melds the turn owes (the picked tile's justifying meld,
+  :func:`~remi_rules.rupere.justifying_melds`; a meld for each swapped joker JOLY-04
+  wants melded), then the rest of the rack split by the solver
+  (:func:`~remi_rules.best_opening` under the opening's rules with the melds already
+  down, else :func:`~remi_rules.best_melds`; most tiles placed, with the tiles that
+  must stay).
+* Every plan the oracle finds is played out by the engine itself
+  (:func:`~remi_rules.engine.transition.apply_step`, then
+  :func:`~remi_rules.engine.legal.can_end_turn`), so a True answer is never a guess.
+
+Moves on the table are only tried where they can matter: every lay-off and swap when
+the turn must close (ATU-06, CLOSE-06) or the rack has a cap; otherwise the lay-offs
+on this turn's new melds, the picked tile's lay-off (``take_discard_may_layoff``),
+lay-offs on a meld holding a joker (they may make a swap possible) and the swaps.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+
+import attrs
+
+from .. import joly
+from ..errors import IllegalStepError, InvalidMeldError
+from ..lipire import might_fit
+from ..melds import Meld, MeldKind, analyze_meld
+from ..opening import min_rack_after_opening
+from ..ruleset import Ruleset, SwappedJokerUse
+from ..rupere import TakeSource, justifying_melds, obligation_met
+from ..solver import Objective, Solution, best_melds, best_opening
+from ..tiles import Tile
+from ._common import is_pe_tabla_turn, keeps_opening_minimum, rights
+from .deal import NoChance
+from .state import GameState, Phase
+from .steps import (
+    Close,
+    DeclarePeTabla,
+    Discard,
+    Draw,
+    LayOff,
+    MeldTiles,
+    Step,
+    SwapJoker,
+    Undo,
+)
+from .transition import apply_step
+
+__all__ = ["can_finish", "finishable_after", "finishable_steps", "plan_refusals"]
+
+_NO_CHANCE = NoChance()
+
+plan_refusals = [0]
+"""How many plans of the oracle the engine refused (a test keeps it at 0: a refused
+plan means the oracle misread a rule, and its answer fell back to False)."""
+
+
+def _apply(state: GameState, step: Step) -> GameState | None:
+    try:
+        after, _ = apply_step(state, step, _NO_CHANCE)
+    except IllegalStepError:
+        return None
+    return after
+
+
+def can_finish(state: GameState) -> bool:
+    """The pending turn of ``state`` can still end legally by steps forward (no
+    :class:`~remi_rules.engine.steps.Undo`): in the take phase some take is
+    finishable (:func:`finishable_after`); in the action phase a discard or a close
+    is legal now or after some melds, lay-offs and swaps.  False once the round is
+    over."""
+    from .legal import turn_steps
+
+    if state.phase is Phase.OVER or state.pending is None:
+        return False
+    if state.phase is Phase.TAKE:
+        return any(finishable_after(state, s) for s in turn_steps(state))
+    return _search(state, {})
+
+
+def finishable_after(
+    state: GameState, step: Step, memo: dict[Hashable, bool] | None = None
+) -> bool:
+    """``step`` is legal in ``state`` (:func:`~remi_rules.engine.transition.apply_step`)
+    and the turn can still end after it (:func:`can_finish`); a step that ends the turn
+    or the round is finishable when it is legal.  A :class:`Draw` is judged for any
+    tile it may bring: after a draw nothing is owed, so the turn ends with a discard
+    unless the rack cap (TURN-10) is in the way, which counts tiles, not values.
+    (:class:`Undo` is the game's: see :meth:`Game.is_finishable
+    <remi_rules.engine.Game.is_finishable>`.)  ``memo``: the positions already judged,
+    shared by the steps of one state."""
+    if isinstance(step, Undo):
+        return False
+    after = _apply(state, step)
+    if after is None:
+        return False
+    if after.phase is Phase.OVER or after.pending is None:
+        return True
+    turn = state.pending
+    if turn is None or after.pending.seat != turn.seat or after.turn != state.turn:
+        return True  # the turn ended (or the deal was voided): a new turn begins
+    if not step.in_turn and getattr(step, "seat", None) != state.current:
+        return True  # another seat's announcement leaves this turn as it was
+    if after.phase is Phase.ACTION:
+        return _search(after, {} if memo is None else memo)
+    return can_finish(after)
+
+
+# -- the search -------------------------------------------------------------------------------
+
+
+def _position(state: GameState) -> Hashable:
+    turn = state.pending
+    assert turn is not None
+    table = state.table
+    return (
+        frozenset(state.seats[state.current].rack),
+        tuple(m.ids for m in table.melds),
+        table.jokers,
+        turn.new_melds,
+        turn.swapped_jokers,
+        turn.laid_off,
+        turn.obligation,
+        state.seats[state.current].declared_pe_tabla,
+    )
+
+
+def _search(state: GameState, memo: dict[Hashable, bool]) -> bool:
+    """Depth first over the moves on the table, the oracle at each position; each
+    position judged once (``memo``: the positions of one question, shared by the steps
+    of one list).  The positions form no cycle: a lay-off shrinks the rack, a swap
+    uses up one of a joker's swaps."""
+    from .legal import can_end_turn
+
+    if can_end_turn(state):
+        return True
+    key = _position(state)
+    known = memo.get(key)
+    if known is not None:
+        return known
+    memo[key] = False
+    found = _oracle(state)
+    if not found:
+        for step in _moves(state):
+            after = _apply(state, step)
+            if after is not None and _search(after, memo):
+                found = True
+                break
+    memo[key] = found
+    return found
+
+
+def _must_close(state: GameState) -> bool:
+    turn = state.pending
+    assert turn is not None
+    seat = state.seats[state.current]
+    ob = turn.obligation
+    return (ob is not None and ob.must_close) or is_pe_tabla_turn(state, seat, turn)
+
+
+def _moves(state: GameState) -> Iterator[Step]:
+    """The moves on the table worth trying (see the module's docstring), and the
+    player's own pe-tablă declaration where it is open."""
+    from .legal import _Classes, _layoffs_and_swaps, meld_candidates
+
+    turn = state.pending
+    assert turn is not None
+    rules = state.rules
+    seat = state.seats[state.current]
+    table = state.table
+    opened, _ = rights(seat, turn)
+    if not opened and (
+        rules.layoff_on_others_in_opening_turn
+        or rules.swap_in_opening_turn
+        or (is_pe_tabla_turn(state, seat, turn) and rules.pe_tabla_layoff_on_others)
+    ):
+        # the first new meld gives rights that moves on the table may need
+        from ._table_steps import verify_meld
+
+        for candidate in meld_candidates(state):
+            try:
+                verify_meld(state, candidate)
+            except IllegalStepError:
+                continue
+            yield candidate
+    ob = turn.obligation
+    if (
+        ob is not None
+        and ob.picked in seat.rack
+        and rules.take_discard_may_layoff
+        and turn.opened_before
+        and ob.source is not TakeSource.ATU
+        and opened
+    ):
+        # RUPE-08: the picked tile may be laid off, also on a meld made after the take
+        # (melding it into that meld instead would owe its own tiles): try the new
+        # melds it could then be laid on.
+        from ._table_steps import verify_meld
+
+        taken = state.table.tile(ob.picked)
+        for candidate in meld_candidates(state):
+            if ob.picked in candidate.tiles or not _extends(
+                [state.table.tile(i) for i in candidate.tiles], taken, rules
+            ):
+                continue
+            try:
+                verify_meld(state, candidate)
+            except IllegalStepError:
+                continue
+            yield candidate
+    if rules.pe_tabla_enabled and not seat.declared_pe_tabla:
+        declare = DeclarePeTabla(state.current)
+        if _apply(state, declare) is not None:
+            yield declare
+    every = _must_close(state) or rules.max_rack_after_turn is not None
+    picked = ob.picked if ob is not None else None
+    new = set(turn.new_melds)
+    # the new meld holding the picked tile (its own tiles may still be too few)
+    holding = next((m for m in turn.new_melds if picked in table.melds[m].ids), None)
+    owed_jokers: set[int] = set()
+    if rules.swapped_joker_use is SwappedJokerUse.SAME_TURN_NEW_MELD:
+        owed_jokers = set(
+            joly.swapped_jokers_unmelded(table, turn.swapped_jokers, turn.new_melds, rules)
+        )
+    ranks = Counter(table.tile(i).rank for i in seat.rack if i < 104)
+    picked_tile = table.tile(picked) if picked is not None and picked in seat.rack else None
+    # Swaps bring jokers: worth it where a joker can still complete the picked tile's
+    # meld (enough own tiles left for it), in the meld that holds it (an own tile in
+    # the joker's place), or for an opening's melds.
+    swaps_help = not turn.opened_before or (
+        picked is not None
+        and picked in seat.rack
+        and _own_left(state) >= rules.take_meld_min_own_tiles
+    )
+    for step in _layoffs_and_swaps(state, _Classes(state, state.current)):
+        if every:
+            yield step
+            continue
+        if isinstance(step, SwapJoker):
+            if swaps_help or step.meld == holding:
+                yield step
+            continue
+        assert isinstance(step, LayOff)
+        meld = table.melds[step.meld]
+        if step.meld in new:
+            useful = (
+                not turn.opened_before  # an opening's points and composition
+                or step.tile == picked
+                or step.meld == holding
+                or step.tile in owed_jokers
+                # the picked tile may join this meld once it has grown
+                or (holding is None and picked_tile is not None and might_fit(picked_tile, meld))
+                or (owed_jokers and bool(owed_jokers & set(seat.rack)))
+            )
+        else:
+            useful = (step.tile == picked and rules.take_discard_may_layoff) or (
+                # a locked 3-tile set's joker becomes swappable once the set is
+                # completed (JOLY-03), with another tile of its rank to swap in
+                swaps_help
+                and rules.set_complete_and_swap_same_turn
+                and meld.kind is MeldKind.TERTA
+                and len(meld.ids) == 3
+                and bool(meld.meld.jokers)
+                and ranks[meld.meld.low] >= 2
+            )
+        if useful:
+            yield step
+
+
+def _extends(tiles: list[Tile], tile: Tile, rules: Ruleset) -> bool:
+    """``tile`` makes a valid meld with ``tiles`` at one of its ends (a run) or as a
+    further colour (a set): whether it could be laid off on that meld once it is down."""
+    for placed in ([tile, *tiles], [*tiles, tile]):
+        try:
+            analyze_meld(placed, rules)
+        except InvalidMeldError:
+            continue
+        return True
+    return False
+
+
+def _own_left(state: GameState) -> int:
+    """The rack tiles that count as the player's own for the picked tile's meld
+    (RUPE-06: held before the take, unless ``take_meld_tiles_must_predate_take`` is
+    off; a joker where ``take_meld_joker_counts_as_own``)."""
+    turn = state.pending
+    assert turn is not None and turn.obligation is not None
+    ob = turn.obligation
+    rules = state.rules
+    rack = state.seats[state.current].rack
+    own = set(ob.rack_before_take)
+    if not rules.take_meld_tiles_must_predate_take:
+        own |= {*ob.also_taken, *turn.swapped_jokers}
+    jokers = rules.take_meld_joker_counts_as_own
+    return sum(1 for i in rack if i in own and i != ob.picked and (jokers or i < 104))
+
+
+# -- the oracle: new melds alone ----------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=64)
+def _any_meld_rules(rules: Ruleset) -> Ruleset:
+    """``rules`` where any valid meld holding a given tile counts (for the melds a
+    swapped joker must go into)."""
+    return attrs.evolve(
+        rules,
+        take_meld_min_own_tiles=1,
+        take_meld_joker_counts_as_own=True,
+        take_meld_tiles_must_predate_take=False,
+    )
+
+
+def _oracle(state: GameState) -> bool:
+    """Whether new melds alone (the owed ones, then the solver's split of the rest)
+    can end the turn now; each plan found is played out by the engine."""
+    turn = state.pending
+    assert turn is not None
+    seat = state.seats[state.current]
+    rules = state.rules
+    table = state.table
+    if seat.turns == 1 and rules.first_turn_no_meld:
+        return False
+    rack = seat.rack
+    ob = turn.obligation
+    # The picked tile: its justifying meld first (or, where keeping it unmelded
+    # declares pe tablă, held back), unless it is already on the table.
+    owed: list[list[tuple[int, ...] | None]] = []
+    if ob is not None:
+        p = ob.picked
+        keeps = (
+            ob.source is not TakeSource.ATU
+            and rules.take_discard_without_meld_declares_pe_tabla
+            and rules.pe_tabla_enabled
+            and not turn.opened_before
+        )
+        if p in rack and not keeps and _own_left(state) < rules.take_meld_min_own_tiles:
+            return False  # too few own tiles left for its meld
+        if p in rack:
+            own = [i for i in ob.rack_before_take if i in rack]
+            also = [i for i in ob.also_taken if i in rack]
+            later = [i for i in rack if i != p and i not in own and i not in also]
+            options: list[tuple[int, ...] | None] = list(
+                justifying_melds(
+                    p,
+                    own,
+                    rules,
+                    also_taken=also,
+                    acquired_later=later,
+                    min_left=0,
+                    jokers=table.jokers,
+                )
+            )
+            if keeps:
+                options.append(())  # held back: it stays on the rack
+            if not options:
+                return False
+            owed.append(options)
+        elif not obligation_met(
+            ob,
+            [table.melds[m].ids for m in turn.new_melds],
+            rules,
+            laid_off=turn.laid_off,
+            acquired_later=turn.swapped_jokers,
+            opened_before_this_turn=turn.opened_before,
+            jokers=table.jokers,
+        ):
+            return False
+    # JOLY-04: each swapped joker still on the rack goes into a new meld.
+    if rules.swapped_joker_use is SwappedJokerUse.SAME_TURN_NEW_MELD:
+        melded = {i for m in turn.new_melds for i in table.melds[m].ids}
+        for j in dict.fromkeys(turn.swapped_jokers):
+            if j in melded:
+                continue
+            if j not in rack:
+                return False
+            owed.append([None])  # its meld is chosen once the others are known
+    for chosen in _choices(owed):
+        for plan in _plans(state, chosen):
+            if _plays_out(state, plan):
+                return True
+    return False
+
+
+def _choices(
+    owed: list[list[tuple[int, ...] | None]],
+) -> Iterator[list[tuple[int, ...] | None]]:
+    if not owed:
+        yield []
+        return
+    first, rest = owed[0], owed[1:]
+    for option in first:
+        for tail in _choices(rest):
+            yield [option, *tail]
+
+
+def _plans(
+    state: GameState, chosen: list[tuple[int, ...] | None]
+) -> Iterator[list[tuple[int, ...]]]:
+    """Plans (melds as ids, in the order to put them down) that start with the owed
+    melds of ``chosen`` (``None``: a swapped joker's meld, searched here; ``()``: the
+    picked tile held back) and end with the solver's split of the rest."""
+    turn = state.pending
+    assert turn is not None
+    table = state.table
+    rack = state.seats[state.current].rack
+    used: set[int] = set()
+    fixed: list[tuple[int, ...]] = []
+    held: set[int] = set()
+    for option in chosen:
+        if option is None:
+            continue
+        if option == ():
+            ob = turn.obligation
+            assert ob is not None
+            held.add(ob.picked)
+            continue
+        if used & set(option):
+            return
+        used |= set(option)
+        fixed.append(option)
+    jokers_owed = []
+    if any(option is None for option in chosen):
+        melded = {i for m in turn.new_melds for i in table.melds[m].ids}
+        jokers_owed = [
+            j for j in dict.fromkeys(turn.swapped_jokers) if j not in melded and j not in used
+        ]
+    yield from _joker_melds(state, rack, fixed, used, held, jokers_owed)
+
+
+def _joker_melds(
+    state: GameState,
+    rack: Sequence[int],
+    fixed: list[tuple[int, ...]],
+    used: set[int],
+    held: set[int],
+    jokers: list[int],
+) -> Iterator[list[tuple[int, ...]]]:
+    if not jokers:
+        plan = _split(state, rack, fixed, used, held)
+        if plan is not None:
+            yield plan
+        return
+    j, rest = jokers[0], jokers[1:]
+    free = [i for i in rack if i not in used and i not in held and i != j]
+    for meld in justifying_melds(
+        j, free, _any_meld_rules(state.rules), min_left=0, jokers=state.table.jokers
+    ):
+        yield from _joker_melds(state, rack, [*fixed, meld], used | set(meld), held, rest)
+
+
+def _split(
+    state: GameState,
+    rack: Sequence[int],
+    fixed: list[tuple[int, ...]],
+    used: set[int],
+    held: set[int],
+) -> list[tuple[int, ...]] | None:
+    """The owed melds ``fixed`` and the solver's split of the rest (most tiles placed,
+    the tiles that must stay kept), as ids; None where no split can end the turn."""
+    turn = state.pending
+    assert turn is not None
+    seat = state.seats[state.current]
+    rules = state.rules
+    table = state.table
+    value = table.tile
+    rest_ids = [i for i in rack if i not in used]
+    free_ids = [i for i in rest_ids if i not in held]
+    tiles = [value(i) for i in free_ids]
+    closing = _must_close(state)
+    keep_total = 1 if closing or not keeps_opening_minimum(state, seat, turn) else None
+    if keep_total is None:
+        keep_total = min_rack_after_opening(rules)
+    keep = max(0, keep_total - len(held))
+    if len(tiles) < keep:
+        return None
+    placed_melds = [table.melds[m].meld for m in turn.new_melds]
+    owed_melds = [_meld_of(value, ids, rules) for ids in fixed]
+    if any(m is None for m in owed_melds):
+        return None
+    down = [*placed_melds, *(m for m in owed_melds if m is not None)]
+    opening = not turn.opened_before and not (
+        is_pe_tabla_turn(state, seat, turn) and not rules.pe_tabla_opening_rules_apply
+    )
+    cap = rules.max_rack_after_turn
+    solution: Solution | None
+    if opening and (down or closing or cap is not None):
+        solution = best_opening(tiles, rules, Objective.TILES, min_leftover=keep, melded=down)
+    elif opening or not (closing or cap is not None):
+        return list(fixed)  # nothing more to put down (an opening would need it all)
+    else:
+        solution = best_melds(tiles, rules, Objective.TILES, min_leftover=keep)
+    if solution is None:
+        return None
+    left = len(rest_ids) - solution.placed
+    if closing and left != 1:
+        return None
+    if not closing and cap is not None and left - 1 > cap:
+        return None
+    plan = list(fixed)
+    pool = Counter({i: 1 for i in free_ids})
+    for meld in solution.melds:
+        ids = _ids_for(meld.tiles, free_ids, pool, value)
+        if ids is None:
+            return None
+        plan.append(ids)
+    return plan
+
+
+def _meld_of(value: object, ids: tuple[int, ...], rules: Ruleset) -> Meld | None:
+    assert callable(value)
+    try:
+        return analyze_meld([value(i) for i in ids], rules)
+    except InvalidMeldError:
+        return None
+
+
+def _ids_for(
+    tiles: Iterable[Tile], ids: Sequence[int], pool: Counter[int], value: object
+) -> tuple[int, ...] | None:
+    assert callable(value)
+    out: list[int] = []
+    for tile in tiles:
+        for i in ids:
+            if pool[i] and value(i) == tile:
+                pool[i] -= 1
+                out.append(i)
+                break
+        else:
+            return None
+    return tuple(out)
+
+
+def _plays_out(state: GameState, plan: list[tuple[int, ...]]) -> bool:
+    """Put the plan's melds down with the engine; the turn must then be able to end."""
+    from .legal import can_end_turn
+
+    for ids in plan:
+        after = _apply(state, MeldTiles(ids))
+        if after is None:
+            plan_refusals[0] += 1
+            return False
+        state = after
+    if can_end_turn(state):
+        return True
+    plan_refusals[0] += 1
+    return False
+
+
+# -- many steps at once ---------------------------------------------------------------------------
+
+
+def _nothing_owed(state: GameState) -> bool:
+    """The pending turn owes nothing and a table step cannot make it owe anything:
+    the player had opened before this turn, took no tile face up, is no pe-tablă
+    declarer, no swapped joker waits for a meld and the rack has no cap.  Then every
+    legal meld, lay-off or swap (under ``swapped_joker_use = keep``) leaves a turn that
+    a discard (or, with one tile left, a close) ends."""
+    turn = state.pending
+    if turn is None or state.phase is not Phase.ACTION or turn.took is None:
+        return False
+    rules = state.rules
+    seat = state.seats[state.current]
+    return (
+        turn.obligation is None
+        and turn.opened_before
+        and not is_pe_tabla_turn(state, seat, turn)
+        and rules.max_rack_after_turn is None
+        and (rules.swapped_joker_use is SwappedJokerUse.KEEP or not turn.swapped_jokers)
+    )
+
+
+def finishable_steps(
+    state: GameState, steps: Iterable[Step], memo: dict[Hashable, bool] | None = None
+) -> tuple[Step, ...]:
+    """The steps of ``steps`` that :func:`finishable_after` accepts (each assumed
+    legal), :class:`Undo` kept: an undo goes back to a position of the turn, and a
+    player who made only finishable steps only goes back to finishable ones.
+    ``memo``: the positions of this turn already judged (shared by the calls of one
+    turn), else a new one for these steps."""
+    steps = tuple(steps)
+    if state.phase is Phase.OVER:
+        return ()
+    current = state.current
+    easy = _nothing_owed(state)
+    partners = _partners(state)
+    keep = state.rules.swapped_joker_use is SwappedJokerUse.KEEP
+    out: list[Step] = []
+    memo = {} if memo is None else memo
+    for step in steps:
+        if isinstance(step, Undo):
+            out.append(step)
+        elif not step.in_turn and getattr(step, "seat", None) != current:
+            out.append(step)  # another seat's: this turn stays as it was
+        elif isinstance(step, Discard | Close):
+            out.append(step)  # listed, so legal: it ends the turn
+        elif easy and (
+            isinstance(step, MeldTiles | LayOff) or (keep and isinstance(step, SwapJoker))
+        ):
+            out.append(step)
+        elif isinstance(step, Draw) and state.rules.max_rack_after_turn is None:
+            out.append(step)  # nothing owed after a draw: a discard ends the turn
+        elif partners is not None and _spares(state, step, partners):
+            out.append(step)  # the picked tile's meld stays whole
+        elif finishable_after(state, step, memo):
+            out.append(step)
+    return tuple(out)
+
+
+def _partners(state: GameState) -> tuple[frozenset[int], ...] | None:
+    """Where the only thing the turn owes is the picked tile's justifying meld (the
+    player had opened before, no close, no rack cap, swapped jokers kept): those melds,
+    as sets of ids, for :func:`_spares`.  Else None."""
+    turn = state.pending
+    if turn is None or state.phase is not Phase.ACTION or turn.obligation is None:
+        return None
+    rules = state.rules
+    seat = state.seats[state.current]
+    ob = turn.obligation
+    if (
+        not turn.opened_before
+        or ob.must_close
+        or ob.picked not in seat.rack
+        or is_pe_tabla_turn(state, seat, turn)
+        or rules.max_rack_after_turn is not None
+        or rules.swapped_joker_use is not SwappedJokerUse.KEEP
+        or (seat.turns == 1 and rules.first_turn_no_meld)
+    ):
+        return None
+    rack = seat.rack
+    own = [i for i in ob.rack_before_take if i in rack]
+    also = [i for i in ob.also_taken if i in rack]
+    later = [i for i in rack if i != ob.picked and i not in own and i not in also]
+    melds = justifying_melds(
+        ob.picked,
+        own,
+        rules,
+        also_taken=also,
+        acquired_later=later,
+        min_left=0,
+        jokers=state.table.jokers,
+    )
+    return tuple(frozenset(m) for m in melds)
+
+
+def _spares(state: GameState, step: Step, partners: tuple[frozenset[int], ...]) -> bool:
+    """A meld, a lay-off or a swap (a joker kept) that leaves the picked tile on the
+    rack and one of its justifying melds whole, with a tile to spare once that meld
+    is down: the turn ends with that meld and a discard."""
+    if isinstance(step, MeldTiles):
+        gone = frozenset(step.tiles)
+        left = len(state.seats[state.current].rack) - len(gone)
+    elif isinstance(step, LayOff):
+        gone = frozenset((step.tile,))
+        left = len(state.seats[state.current].rack) - 1
+    elif isinstance(step, SwapJoker):
+        gone = frozenset((step.tile,))
+        left = len(state.seats[state.current].rack)
+    else:
+        return False
+    turn = state.pending
+    assert turn is not None and turn.obligation is not None
+    if turn.obligation.picked in gone:
+        return False
+    return any(left - len(meld) >= 1 and not meld & gone for meld in partners)
