@@ -20,7 +20,14 @@ from . import _partition as partition
 from ._hint_bound import INF
 from ._hint_explain import Note, NoteCode, TurnPlan
 from ._hint_play import Scored, Sim
-from ._hint_score import Pool, TakeCheck, could_justify, most_worth, values_of
+from ._hint_score import (
+    Pool,
+    TakeCheck,
+    could_justify,
+    most_worth,
+    turn_score,
+    values_of,
+)
 from ._hint_search import Search
 from .engine import (
     AnnounceAtu,
@@ -124,6 +131,21 @@ class Planner(Search):
             undo.steps.append(Undo())
             return self._finish((0.0, undo), complete=False)
         return self._finish(best, complete=True)
+
+    def first_turn(self) -> TurnPlan | None:
+        """The first finished turn the action phase's search meets, not the best one
+        (no take tried, nothing compared: one candidate played out, at most one
+        solver call on a large rack); None when the search finds no finished turn
+        (then :meth:`plan` proposes taking the turn back).  For a seat that only
+        needs a legal end to a turn its take has begun (:class:`~remi_rules.bots.
+        RandomBot`)."""
+        state = self.start
+        assert state.phase is Phase.ACTION and state.pending is not None
+        sim = Sim(state)
+        for end in self._action_candidates(sim):
+            score = turn_score(end.state, end.points, self.seat, self.opened_before, self.costs)
+            return self._finish((score, end), complete=True)
+        return None
 
     def _finish(self, best: Scored, *, complete: bool) -> TurnPlan:
         score, sim = best
