@@ -133,15 +133,31 @@ class Planner(Search):
         return self._finish(best, complete=True)
 
     def first_turn(self) -> TurnPlan | None:
-        """The first finished turn the action phase's search meets, not the best one
-        (no take tried, nothing compared: one candidate played out, at most one
-        solver call on a large rack); None when the search finds no finished turn
-        (then :meth:`plan` proposes taking the turn back).  For a seat that only
-        needs a legal end to a turn its take has begun (:class:`~remi_rules.bots.
-        RandomBot`)."""
+        """A legal end to the action phase, not the best one (nothing compared), for
+        a seat that only needs one (:class:`~remi_rules.bots.RandomBot` after a take
+        from the row): for a seat opened before the turn, the justifying meld of its
+        take (each way in turn) and the end at once, with no solver call; else, or
+        if none of those ends the turn, the first finished turn the action phase's
+        search meets (one candidate played out).  None when the search finds no
+        finished turn (then :meth:`plan` proposes taking the turn back)."""
         state = self.start
-        assert state.phase is Phase.ACTION and state.pending is not None
+        turn = state.pending
+        assert state.phase is Phase.ACTION and turn is not None
+        rules = self.rules
+        seat = state.seats[self.seat]
         sim = Sim(state)
+        if (
+            turn.opened_before
+            and not (seat.turns == 1 and rules.first_turn_no_meld)
+            and not (seat.declared_pe_tabla and rules.pe_tabla_enabled)
+        ):
+            for forced in self._forced(sim, keep=1):
+                end = self._end(forced)
+                if end is not None:
+                    score = turn_score(
+                        end.state, end.points, self.seat, self.opened_before, self.costs
+                    )
+                    return self._finish((score, end), complete=True)
         for end in self._action_candidates(sim):
             score = turn_score(end.state, end.points, self.seat, self.opened_before, self.costs)
             return self._finish((score, end), complete=True)

@@ -73,6 +73,8 @@ class RandomBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
+        self._queue: list[Step] = []
+        self._at: tuple[int, int] | None = None
 
     def choose(self, view: PlayerView) -> Step:
         if view.phase is _TAKE:
@@ -87,9 +89,16 @@ class RandomBot:
             # A take from the row: only a plan that melds the tile ends the turn.  Any
             # legal one will do, so the first the hint's search finds, not its best
             # (on a rack of 60-70 tiles the best costs hundreds of solver calls).
+            # The plan is followed for the rest of the take's obligation.
+            at = (view.turn, turn.steps)
+            if self._queue and self._at == at:
+                self._at = (view.turn, turn.steps + 1)
+                return self._queue.pop(0)
             first = Planner(view, 0).first_turn()
-            steps = first.steps if first is not None else (_UNDO,)
-            return _or_an_end(next(s for s in steps if s.in_turn), view)
+            steps = [s for s in first.steps if s.in_turn] if first is not None else [_UNDO]
+            self._queue = steps[1:]
+            self._at = (view.turn, turn.steps + 1)
+            return _or_an_end(steps[0], view)
         rack = view.rack
         if len(rack) == 1:
             return Close(rack[0])
