@@ -723,3 +723,64 @@ def test_flip_atu_face_up_takeable() -> None:
     assert refusal(verify_take_atu, never, **args, **kw) is E.ATU_NEVER
     online = evolve(ONLINE, atu_face_up_takeable=AtuFaceUpTakeable.CLOSING_TURN_ONLY)
     assert not can_take_atu(ONLINE, **args, **kw) and can_take_atu(online, **args, **kw)
+
+
+# -- the justifying melds against the whole meld catalogue -----------------------------------
+
+
+def _justifying_by_catalogue(
+    picked: int, rack: tuple[int, ...], rules: Ruleset, also: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    """Every justifying meld the slow way: each layout of the whole catalogue of the
+    held values (``meld_layouts``) that holds the taken tile's value, its ids the
+    first unused ones of each value, the rack before the taken tiles; then the own
+    tiles and TURN-07 (one tile left)."""
+    from collections import Counter
+
+    from remi_rules.layouts import meld_layouts
+
+    predate = rules.take_meld_tiles_must_predate_take
+    own = set(rack) if predate else {*rack, *also}
+    pool = [*rack, *also]
+    out: list[tuple[int, ...]] = []
+    for layout in meld_layouts(Counter(tile_of(i) for i in (picked, *pool)), rules):
+        if tile_of(picked) not in layout:
+            continue
+        used = {picked}
+        ids: list[int] = []
+        placed = False
+        for want in layout:
+            if not placed and want == tile_of(picked):
+                ids.append(picked)
+                placed = True
+                continue
+            free = [i for i in pool if i not in used and tile_of(i) == want]
+            if not free:
+                break
+            used.add(free[0])
+            ids.append(free[0])
+        else:
+            mine = sum(
+                1 for i in ids if i in own and (rules.take_meld_joker_counts_as_own or i < 104)
+            )
+            left = len(rack) + 1 + len(also) - len(ids)
+            if tuple(ids) not in out and mine >= rules.take_meld_min_own_tiles and left >= 1:
+                out.append(tuple(ids))
+    return tuple(out)
+
+
+@pytest.mark.rule("RUPE-01")
+@pytest.mark.parametrize("name", PRESETS)
+def test_the_justifying_melds_are_those_of_the_whole_catalogue(name: str) -> None:
+    # justifying_melds looks only at the layouts that may hold the taken tile, and
+    # assigns ids from an index: the same melds, in the same order, as going through
+    # every layout of the held values.  Seeded racks of 6-70 tiles from the 106 ids.
+    import random
+
+    rules = variants.get(name)
+    rng = random.Random(name)
+    for k in range(60):
+        ids = rng.sample(range(106), rng.choice((6, 12, 20, 40, 70)))
+        picked, also, rack = ids[0], tuple(ids[1 : 1 + k % 3]), tuple(ids[1 + k % 3 :])
+        got = justifying_melds(picked, rack, rules, also_taken=also)
+        assert got == _justifying_by_catalogue(picked, rack, rules, also), (picked, rack, also)
