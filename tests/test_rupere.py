@@ -784,3 +784,62 @@ def test_the_justifying_melds_are_those_of_the_whole_catalogue(name: str) -> Non
         picked, also, rack = ids[0], tuple(ids[1 : 1 + k % 3]), tuple(ids[1 + k % 3 :])
         got = justifying_melds(picked, rack, rules, also_taken=also)
         assert got == _justifying_by_catalogue(picked, rack, rules, also), (picked, rack, also)
+
+
+def _closes_by_completions(
+    picked: int, rack: tuple[int, ...], rules: Ruleset, layable: tuple[int, ...]
+) -> bool:
+    """can_close_with the long way: the solver asked about the rest of the hand beside
+    every justifying meld (no question about the whole hand first)."""
+    from remi_rules import _partition as partition
+    from remi_rules.turn_plans import _completions
+
+    fits = {partition.field_of(tile_of(i)) for i in layable}
+    extra = (lambda f: 1 if f in fits else 0) if fits else None
+    for _, rest in _completions(picked, rack, (), rules, tile_of):
+        found = partition.solve(
+            rest,
+            rules,
+            tiles_objective=True,
+            constraints=partition.Constraints(min_leftover=1),
+            extra=extra,
+        )
+        if sum(rest) >= 1 and found is not None and found[0] == sum(rest) - 1:
+            return True
+    return False
+
+
+@pytest.mark.rule("ATU-06")
+@pytest.mark.parametrize("name", PRESETS)
+def test_can_close_with_is_the_question_asked_beside_every_justifying_meld(name: str) -> None:
+    # The whole hand is asked first (and a justifying meld of its split answers at
+    # once): the same verdict as asking beside each justifying meld.  Seeded racks of
+    # 5-25 tiles dealt from a few colours and ranks (so that many can close), some of
+    # their tiles layable.
+    import random
+
+    rules = variants.get(name)
+    rng = random.Random(name)
+    dense = [i for i in range(106) if i >= 104 or tile_of(i).rank in range(3, 10)]
+    verdicts = set()
+    for k in range(80):
+        ids = rng.sample(dense, rng.choice((5, 8, 12, 18, 25)))
+        picked, rack = ids[0], tuple(ids[1:])
+        layable = tuple(i for i in rack if rng.random() < 0.15) if k % 2 else ()
+        want = _closes_by_completions(picked, rack, rules, layable)
+        assert can_close_with(picked, rack, rules, layable=layable) == want, (picked, rack)
+        verdicts.add(want)
+    assert verdicts == {True, False}
+
+
+@pytest.mark.rule("ATU-06")
+@pytest.mark.parametrize(
+    ("name", "hand"), [("clasic", "7R 8G 8A J 8N"), ("online", "7G J 9A 6A 8A")]
+)
+def test_a_whole_hand_that_places_all_but_one_need_not_close(name: str, hand: str) -> None:
+    # All but one tile of the hand can go down, but only with the taken tile (the
+    # first) kept: no justifying meld leaves a rest that closes.
+    ids = Deal()(hand)
+    rules = variants.get(name)
+    assert not can_close_with(ids[0], ids[1:], rules)
+    assert not _closes_by_completions(ids[0], tuple(ids[1:]), rules, ())

@@ -107,7 +107,24 @@ def can_close_with(
         if i in rack or i in also
     }
     extra = (lambda f: 1 if f in fits else 0) if fits else None
+    # One question first for every justifying meld: a split of the rest that keeps
+    # one tile, with the meld beside it, is a split of the whole hand that keeps the
+    # same tile; so no meld closes when the whole hand cannot place all but one.
+    whole = partition.counts_of(value(i) for i in (picked, *rack, *also))
+    most = partition.solve(
+        whole,
+        rules,
+        tiles_objective=True,
+        constraints=partition.Constraints(min_leftover=1),
+        extra=extra,
+    )
+    if most is None or most[0] < sum(whole) - 1:
+        return False
+    # And where that split holds a justifying meld, the rest of it is the close.
+    in_split = {tuple(sorted(m.fields)) for m in most[1]}
     for meld, rest in _completions(picked, rack, also, rules, value):
+        if not opening and tuple(sorted(map(partition.field_of, meld.tiles))) in in_split:
+            return True
         tiles = sum(rest)
         if tiles < 1:
             continue
