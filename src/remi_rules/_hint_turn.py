@@ -138,14 +138,40 @@ class Planner(Search):
         from the row): for a seat opened before the turn, the justifying meld of its
         take (each way in turn) and the end at once, with no solver call; else, or
         if none of those ends the turn, the first finished turn the action phase's
-        search meets (one candidate played out).  None when the search finds no
-        finished turn (then :meth:`plan` proposes taking the turn back)."""
+        search meets (one candidate played out).  A take of the atu, met only by a
+        close, is first tried with the solver's most tiles after each justifying
+        meld (after all the joker swaps, then after each, then with none).  None
+        when the search finds no finished turn (then :meth:`plan` proposes taking
+        the turn back)."""
         state = self.start
         turn = state.pending
         assert state.phase is Phase.ACTION and turn is not None
         rules = self.rules
         seat = state.seats[self.seat]
         sim = Sim(state)
+        if turn.obligation is not None and turn.obligation.must_close:
+            # ATU-06: the take is met only by a close; the solver's most tiles (not
+            # its most points) after each justifying meld, until one closes; with
+            # every joker swap first (the jokers it brings in place the most).
+            ways = (f for w in reversed(list(self._swaps(sim))) for f in self._forced(w, keep=1))
+            for forced in ways:
+                closing = forced.copy()
+                rack = closing.rack(self.seat)
+                split = self._search(
+                    self._counts(closing.state, rack),
+                    tiles=True,
+                    min_leftover=1,
+                    layable=self._layable(closing.state, rack),
+                )
+                if split is None or not self._put_down(closing, split[1]):
+                    continue
+                self._layoffs(closing, keep=1)
+                end = self._end(closing)
+                if end is not None and end.state.end is not None:
+                    score = turn_score(
+                        end.state, end.points, self.seat, self.opened_before, self.costs
+                    )
+                    return self._finish((score, end), complete=True)
         if (
             turn.opened_before
             and not (seat.turns == 1 and rules.first_turn_no_meld)
