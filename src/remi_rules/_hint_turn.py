@@ -140,9 +140,9 @@ class Planner(Search):
         if none of those ends the turn, the first finished turn the action phase's
         search meets (one candidate played out).  A take of the atu, met only by a
         close, is first tried with the solver's most tiles after each justifying
-        meld (after all the joker swaps, then after each, then with none).  None
-        when the search finds no finished turn (then :meth:`plan` proposes taking
-        the turn back)."""
+        meld (after all the joker swaps, then after each, then with none), and on
+        a rack of more than 12 tiles only so.  None when no finished turn is found
+        (then :meth:`plan` would propose taking the turn back)."""
         state = self.start
         turn = state.pending
         assert state.phase is Phase.ACTION and turn is not None
@@ -172,6 +172,8 @@ class Planner(Search):
                         end.state, end.points, self.seat, self.opened_before, self.costs
                     )
                     return self._finish((score, end), complete=True)
+            if len(sim.rack(self.seat)) > 12:
+                return None  # the search's closes try each closing tile only up to 12
         if (
             turn.opened_before
             and not (seat.turns == 1 and rules.first_turn_no_meld)
