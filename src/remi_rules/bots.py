@@ -95,7 +95,9 @@ class RandomBot:
                 self._at = (view.turn, turn.steps + 1)
                 return self._queue.pop(0)
             first = Planner(view, 0).first_turn()
-            steps = [s for s in first.steps if s.in_turn] if first is not None else [_UNDO]
+            steps: list[Step] = [_UNDO]
+            if first is not None:
+                steps = [s for s in first.steps if s.in_turn]
             self._queue = steps[1:]
             self._at = (view.turn, turn.steps + 1)
             return _or_an_end(steps[0], view)
