@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from remi_rules import HintError, HintErrorCode, TurnPlan, hint, tile_of, variants
 from remi_rules.bots import GreedyBot, RandomBot
-from remi_rules.engine import Close, Game, LayOff, Phase, Step, play_round
+from remi_rules.engine import Close, Game, LayOff, Phase, PlayerView, Step, play_round
 from remi_rules.engine.transition import NoChance, apply_step
 from remi_rules.hints import NoteCode
 from remi_rules.ruleset import ClosingTileMode
@@ -420,13 +420,24 @@ the solver about a rack of 60-70 tiles; docs/solver.md, "Huge racks"): set the v
 to play them out."""
 
 
-def _random_round_until(seed: int, turn: int) -> Game:
-    """``remi-rules simulate --variant clasic --bots random,random``'s round ``seed``,
-    played up to the start of turn ``turn``'s action phase."""
-    from remi_rules.sim.tasks import make_bot
+class _BestTakeRandom(RandomBot):
+    """The random bot as it was when these racks were found: a take from the row met
+    by the hint's best plan (the random bot now plays the first finished turn the
+    hint's search meets, which keeps such rounds away from these racks)."""
 
+    def choose(self, view: PlayerView) -> Step:
+        turn = view.own_turn
+        if view.phase is Phase.ACTION and turn is not None and turn.obligation is not None:
+            return next(s for s in hint(view, samples=0).steps if s.in_turn)
+        return super().choose(view)
+
+
+def _random_round_until(seed: int, turn: int) -> Game:
+    """``remi-rules simulate --variant clasic --bots random,random``'s round ``seed``
+    as it was played before the random bot met its takes with the first turn found
+    (:class:`_BestTakeRandom`), up to the start of turn ``turn``'s action phase."""
     game = Game.new(variants.get("clasic"), 2, seed=seed)
-    bots = [make_bot("random", seed * 10 + s) for s in range(2)]
+    bots = [_BestTakeRandom(seed * 10 + s) for s in range(2)]
     while not (game.state.turn == turn and game.state.phase is Phase.ACTION):
         seat = game.state.current
         game.apply(bots[seat].choose(game.view(seat)))

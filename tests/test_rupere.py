@@ -723,3 +723,123 @@ def test_flip_atu_face_up_takeable() -> None:
     assert refusal(verify_take_atu, never, **args, **kw) is E.ATU_NEVER
     online = evolve(ONLINE, atu_face_up_takeable=AtuFaceUpTakeable.CLOSING_TURN_ONLY)
     assert not can_take_atu(ONLINE, **args, **kw) and can_take_atu(online, **args, **kw)
+
+
+# -- the justifying melds against the whole meld catalogue -----------------------------------
+
+
+def _justifying_by_catalogue(
+    picked: int, rack: tuple[int, ...], rules: Ruleset, also: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    """Every justifying meld the slow way: each layout of the whole catalogue of the
+    held values (``meld_layouts``) that holds the taken tile's value, its ids the
+    first unused ones of each value, the rack before the taken tiles; then the own
+    tiles and TURN-07 (one tile left)."""
+    from collections import Counter
+
+    from remi_rules.layouts import meld_layouts
+
+    predate = rules.take_meld_tiles_must_predate_take
+    own = set(rack) if predate else {*rack, *also}
+    pool = [*rack, *also]
+    out: list[tuple[int, ...]] = []
+    for layout in meld_layouts(Counter(tile_of(i) for i in (picked, *pool)), rules):
+        if tile_of(picked) not in layout:
+            continue
+        used = {picked}
+        ids: list[int] = []
+        placed = False
+        for want in layout:
+            if not placed and want == tile_of(picked):
+                ids.append(picked)
+                placed = True
+                continue
+            free = [i for i in pool if i not in used and tile_of(i) == want]
+            if not free:
+                break
+            used.add(free[0])
+            ids.append(free[0])
+        else:
+            mine = sum(
+                1 for i in ids if i in own and (rules.take_meld_joker_counts_as_own or i < 104)
+            )
+            left = len(rack) + 1 + len(also) - len(ids)
+            if tuple(ids) not in out and mine >= rules.take_meld_min_own_tiles and left >= 1:
+                out.append(tuple(ids))
+    return tuple(out)
+
+
+@pytest.mark.rule("RUPE-01")
+@pytest.mark.parametrize("name", PRESETS)
+def test_the_justifying_melds_are_those_of_the_whole_catalogue(name: str) -> None:
+    # justifying_melds looks only at the layouts that may hold the taken tile, and
+    # assigns ids from an index: the same melds, in the same order, as going through
+    # every layout of the held values.  Seeded racks of 6-70 tiles from the 106 ids.
+    import random
+
+    rules = variants.get(name)
+    rng = random.Random(name)
+    for k in range(60):
+        ids = rng.sample(range(106), rng.choice((6, 12, 20, 40, 70)))
+        picked, also, rack = ids[0], tuple(ids[1 : 1 + k % 3]), tuple(ids[1 + k % 3 :])
+        got = justifying_melds(picked, rack, rules, also_taken=also)
+        assert got == _justifying_by_catalogue(picked, rack, rules, also), (picked, rack, also)
+
+
+def _closes_by_completions(
+    picked: int, rack: tuple[int, ...], rules: Ruleset, layable: tuple[int, ...]
+) -> bool:
+    """can_close_with the long way: the solver asked about the rest of the hand beside
+    every justifying meld (no question about the whole hand first)."""
+    from remi_rules import _partition as partition
+    from remi_rules.turn_plans import _completions
+
+    fits = {partition.field_of(tile_of(i)) for i in layable}
+    extra = (lambda f: 1 if f in fits else 0) if fits else None
+    for _, rest in _completions(picked, rack, (), rules, tile_of):
+        found = partition.solve(
+            rest,
+            rules,
+            tiles_objective=True,
+            constraints=partition.Constraints(min_leftover=1),
+            extra=extra,
+        )
+        if sum(rest) >= 1 and found is not None and found[0] == sum(rest) - 1:
+            return True
+    return False
+
+
+@pytest.mark.rule("ATU-06")
+@pytest.mark.parametrize("name", PRESETS)
+def test_can_close_with_is_the_question_asked_beside_every_justifying_meld(name: str) -> None:
+    # The whole hand is asked first (and a justifying meld of its split answers at
+    # once): the same verdict as asking beside each justifying meld.  Seeded racks of
+    # 5-25 tiles dealt from a few colours and ranks (so that many can close), some of
+    # their tiles layable.
+    import random
+
+    rules = variants.get(name)
+    rng = random.Random(name)
+    dense = [i for i in range(106) if i >= 104 or tile_of(i).rank in range(3, 10)]
+    verdicts = set()
+    for k in range(80):
+        ids = rng.sample(dense, rng.choice((5, 8, 12, 18, 25)))
+        picked, rack = ids[0], tuple(ids[1:])
+        layable = tuple(i for i in rack if rng.random() < 0.15) if k % 2 else ()
+        want = _closes_by_completions(picked, rack, rules, layable)
+        assert can_close_with(picked, rack, rules, layable=layable) == want, (picked, rack)
+        verdicts.add(want)
+    assert verdicts == {True, False}
+
+
+@pytest.mark.rule("ATU-06")
+@pytest.mark.parametrize(
+    ("name", "hand"), [("clasic", "7R 8G 8A J 8N"), ("online", "7G J 9A 6A 8A")]
+)
+def test_a_whole_hand_that_places_all_but_one_need_not_close(name: str, hand: str) -> None:
+    # All but one tile of the hand can go down, but only with the taken tile (the
+    # first) kept: no justifying meld leaves a rest that closes.
+    ids = Deal()(hand)
+    rules = variants.get(name)
+    assert not can_close_with(ids[0], ids[1:], rules)
+    assert not _closes_by_completions(ids[0], tuple(ids[1:]), rules, ())

@@ -20,7 +20,14 @@ from . import _partition as partition
 from ._hint_bound import INF
 from ._hint_explain import Note, NoteCode, TurnPlan
 from ._hint_play import Scored, Sim
-from ._hint_score import Pool, TakeCheck, could_justify, most_worth, values_of
+from ._hint_score import (
+    Pool,
+    TakeCheck,
+    could_justify,
+    most_worth,
+    turn_score,
+    values_of,
+)
 from ._hint_search import Search
 from .engine import (
     AnnounceAtu,
@@ -124,6 +131,65 @@ class Planner(Search):
             undo.steps.append(Undo())
             return self._finish((0.0, undo), complete=False)
         return self._finish(best, complete=True)
+
+    def first_turn(self) -> TurnPlan | None:
+        """A legal end to the action phase, not the best one (nothing compared), for
+        a seat that only needs one (:class:`~remi_rules.bots.RandomBot` after a take
+        from the row): for a seat opened before the turn, the justifying meld of its
+        take (each way in turn) and the end at once, with no solver call; else, or
+        if none of those ends the turn, the first finished turn the action phase's
+        search meets (one candidate played out).  A take of the atu, met only by a
+        close, is first tried with the solver's most tiles after each justifying
+        meld (after all the joker swaps, then after each, then with none), and on
+        a rack of more than 12 tiles only so.  None when no finished turn is found
+        (then :meth:`plan` would propose taking the turn back)."""
+        state = self.start
+        turn = state.pending
+        assert state.phase is Phase.ACTION and turn is not None
+        rules = self.rules
+        seat = state.seats[self.seat]
+        sim = Sim(state)
+        if turn.obligation is not None and turn.obligation.must_close:
+            # ATU-06: the take is met only by a close; the solver's most tiles (not
+            # its most points) after each justifying meld, until one closes; with
+            # every joker swap first (the jokers it brings in place the most).
+            ways = (f for w in reversed(list(self._swaps(sim))) for f in self._forced(w, keep=1))
+            for forced in ways:
+                closing = forced.copy()
+                rack = closing.rack(self.seat)
+                split = self._search(
+                    self._counts(closing.state, rack),
+                    tiles=True,
+                    min_leftover=1,
+                    layable=self._layable(closing.state, rack),
+                )
+                if split is None or not self._put_down(closing, split[1]):
+                    continue
+                self._layoffs(closing, keep=1)
+                end = self._end(closing)
+                if end is not None and end.state.end is not None:
+                    score = turn_score(
+                        end.state, end.points, self.seat, self.opened_before, self.costs
+                    )
+                    return self._finish((score, end), complete=True)
+            if len(sim.rack(self.seat)) > 12:
+                return None  # the search's closes try each closing tile only up to 12
+        if (
+            turn.opened_before
+            and not (seat.turns == 1 and rules.first_turn_no_meld)
+            and not (seat.declared_pe_tabla and rules.pe_tabla_enabled)
+        ):
+            for forced in self._forced(sim, keep=1):
+                end = self._end(forced)
+                if end is not None:
+                    score = turn_score(
+                        end.state, end.points, self.seat, self.opened_before, self.costs
+                    )
+                    return self._finish((score, end), complete=True)
+        for end in self._action_candidates(sim):
+            score = turn_score(end.state, end.points, self.seat, self.opened_before, self.costs)
+            return self._finish((score, end), complete=True)
+        return None
 
     def _finish(self, best: Scored, *, complete: bool) -> TurnPlan:
         score, sim = best

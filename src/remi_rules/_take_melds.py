@@ -13,7 +13,7 @@ from typing import Final
 
 from .context import NO_JOKER_HISTORY
 from .errors import InvalidTakeError, TakeErrorCode
-from .layouts import meld_layouts
+from .layouts import _layouts
 from .melds import Meld, analyze_meld
 from .ruleset import Ruleset, require_ruleset
 from .table import JokerHistory, tile_value_of
@@ -66,26 +66,28 @@ def valuer(jokers: Sequence[JokerHistory]) -> Valuer:
 
 
 def _assign(
-    layout: tuple[Tile, ...], picked: int, pools: Sequence[Sequence[int]], value: Valuer
+    layout: tuple[Tile, ...],
+    picked: int,
+    picked_value: Tile,
+    by_value: dict[Tile, list[int]],
 ) -> tuple[int, ...] | None:
-    """Physical ids for ``layout``: ``picked`` for one slot of its value, the rest taken
-    from ``pools`` in order of preference; ``None`` if impossible."""
-    used: set[int] = {picked}
+    """Physical ids for ``layout``: ``picked`` for one slot of its value, the rest the
+    first unused ids of each value in ``by_value`` (the pools' ids by value, in order
+    of preference); ``None`` if impossible."""
     out: list[int] = []
-    picked_value = value(picked)
+    taken: dict[Tile, int] = {}
     placed = False
     for want in layout:
         if not placed and want == picked_value:
             out.append(picked)
             placed = True
             continue
-        for i in itertools.chain.from_iterable(pools):
-            if i not in used and value(i) == want:
-                used.add(i)
-                out.append(i)
-                break
-        else:
+        ids = by_value.get(want)
+        k = taken.get(want, 0)
+        if ids is None or k >= len(ids):
             return None
+        out.append(ids[k])
+        taken[want] = k + 1
     return tuple(out) if placed else None
 
 
@@ -120,11 +122,16 @@ def justifying(
                 if t.acts_as is None or t.acts_as.color is acts.color or t.acts_as.rank == acts.rank
             }
         )
+    # Each value's ids in order of preference (the picked tile is in no pool).
+    by_value: dict[Tile, list[int]] = {}
+    for i in itertools.chain.from_iterable(pool_ids):
+        by_value.setdefault(value(i), []).append(i)
     seen: set[tuple[int, ...]] = set()
-    for layout in meld_layouts(values, rules):
+    # Only the layouts that may hold the picked tile's value (a free joker: all).
+    for layout in _layouts(+values, rules, acts):
         if picked_value not in layout:
             continue
-        ids = _assign(layout, picked, pool_ids, value)
+        ids = _assign(layout, picked, picked_value, by_value)
         if ids is None or ids in seen:
             continue
         seen.add(ids)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 
 from ._fast_bot import FastBot
+from ._hint_turn import Planner
 from .engine import (
     AnnounceAtu,
     AnnounceFewTiles,
@@ -41,6 +42,7 @@ from .ruleset import AtuBonusTrigger, StockExhausted
 __all__ = ["FastBot", "GreedyBot", "RandomBot"]
 
 _DRAW = Draw()  # steps are immutable values: one of each will do
+_UNDO = Undo()
 _DISCARDS = tuple(Discard(i) for i in range(106))
 _TAKE = Phase.TAKE  # enum members as globals: cheaper on the hot path
 _RESHUFFLE = StockExhausted.RESHUFFLE_DISCARDS
@@ -63,13 +65,16 @@ def _or_an_end(step: Step, view: PlayerView) -> Step:
 class RandomBot:
     """A random legal turn (seeded, so reproducible): it draws from the stock when it
     can, else it takes a random legal tile from the row and meets what that take
-    obliges as the hint would; then it discards a uniformly random tile, or closes
-    with its last one.  It never melds of its own accord, so it never opens: the
+    obliges with the first finished turn the hint's search finds (not the hint's
+    best turn); then it discards a uniformly random tile, or closes with its last
+    one.  It never melds of its own accord, so it never opens: the
     weakest legal play, a baseline for the other bots and a cheap filler for
     simulations."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
+        self._queue: list[Step] = []
+        self._at: tuple[int, int] | None = None
 
     def choose(self, view: PlayerView) -> Step:
         if view.phase is _TAKE:
@@ -81,8 +86,21 @@ class RandomBot:
             return self.rng.choice(takes)
         turn = view.own_turn
         if turn is not None and turn.obligation is not None:
-            # A take from the row: only a plan that melds the tile ends the turn.
-            return _or_an_end(next(s for s in hint(view, samples=0).steps if s.in_turn), view)
+            # A take from the row: only a plan that melds the tile ends the turn.  Any
+            # legal one will do, so the first the hint's search finds, not its best
+            # (on a rack of 60-70 tiles the best costs hundreds of solver calls).
+            # The plan is followed for the rest of the take's obligation.
+            at = (view.turn, turn.steps)
+            if self._queue and self._at == at:
+                self._at = (view.turn, turn.steps + 1)
+                return self._queue.pop(0)
+            first = Planner(view, 0).first_turn()
+            steps: list[Step] = [_UNDO]
+            if first is not None:
+                steps = [s for s in first.steps if s.in_turn]
+            self._queue = steps[1:]
+            self._at = (view.turn, turn.steps + 1)
+            return _or_an_end(steps[0], view)
         rack = view.rack
         if len(rack) == 1:
             return Close(rack[0])

@@ -31,12 +31,19 @@ _TILE: Final = {(r, c): Tile(r, c) for r in range(1, 14) for c in Color}
 """Every numbered tile value by (rank, colour), built once (hot loops below)."""
 
 
-def _run_layouts(pool: Counter[Tile], rules: Ruleset) -> Iterator[tuple[Tile, ...]]:
-    """Every valid run whose values are a sub-multiset of ``pool``."""
+def _run_layouts(
+    pool: Counter[Tile], rules: Ruleset, near: Tile | None = None
+) -> Iterator[tuple[Tile, ...]]:
+    """Every valid run whose values are a sub-multiset of ``pool``; with ``near`` (a
+    numbered tile) only those whose ranks include its rank, in its colour (the others
+    skipped, the order kept)."""
     jokers = min(pool[JOKER], 2)
     size = sum(pool.values())
     top = 14 if rules.ace_high_run else 13
+    near_rank = 0 if near is None or near.rank is None else near.rank
     for colour in _COLORS:
+        if near is not None and near.color is not colour:
+            continue
         present = {r for r in range(1, 14) if pool[_TILE[r, colour]]}
         if not present:
             continue
@@ -48,6 +55,8 @@ def _run_layouts(pool: Counter[Tile], rules: Ruleset) -> Iterator[tuple[Tile, ..
                 gaps = [r for r in ranks if r not in present]
                 if len(gaps) > jokers:
                     break  # a longer window only has more gaps
+                if near_rank and not (low <= near_rank <= high or (near_rank == 1 and high == 14)):
+                    continue
                 reals = [r for r in ranks if r in present]
                 for extra in range(jokers - len(gaps) + 1):
                     for swapped in itertools.combinations(reals, extra):
@@ -60,10 +69,15 @@ def _run_layouts(pool: Counter[Tile], rules: Ruleset) -> Iterator[tuple[Tile, ..
                             yield layout
 
 
-def _set_layouts(pool: Counter[Tile], rules: Ruleset) -> Iterator[tuple[Tile, ...]]:
-    """Every valid set whose values are a sub-multiset of ``pool``."""
+def _set_layouts(
+    pool: Counter[Tile], rules: Ruleset, near: Tile | None = None
+) -> Iterator[tuple[Tile, ...]]:
+    """Every valid set whose values are a sub-multiset of ``pool``; with ``near`` only
+    those of its rank."""
     jokers = min(pool[JOKER], 2)
     for rank in range(1, 14):
+        if near is not None and near.rank != rank:
+            continue
         colours = [c for c in _COLORS if pool[_TILE[rank, c]]]
         for n in range(1, len(colours) + 1):
             for chosen in itertools.combinations(colours, n):
@@ -74,18 +88,22 @@ def _set_layouts(pool: Counter[Tile], rules: Ruleset) -> Iterator[tuple[Tile, ..
                             yield layout
 
 
-def _layouts(pool: Counter[Tile], rules: Ruleset) -> list[tuple[Tile, ...]]:
-    """Every valid meld inside ``pool``.  A fixed joker (JOLY-05) stands only where its
+def _layouts(
+    pool: Counter[Tile], rules: Ruleset, near: Tile | None = None
+) -> list[tuple[Tile, ...]]:
+    """Every valid meld inside ``pool`` (with ``near``, a numbered tile, only those
+    that may hold it: see :func:`_run_layouts`; a superset of the melds holding it,
+    in the same order).  A fixed joker (JOLY-05) stands only where its
     tile would: the layouts are built with it as that tile, then each reading that
     uses the fixed joker instead is checked on its own."""
     fixed = {t.fixed_as: t for t in pool if t.is_fixed_joker and t.fixed_as is not None}
     if not fixed:
-        return [*_run_layouts(pool, rules), *_set_layouts(pool, rules)]
+        return [*_run_layouts(pool, rules, near), *_set_layouts(pool, rules, near)]
     acting: Counter[Tile] = Counter()
     for tile, count in pool.items():
         acting[fixed_as if (fixed_as := tile.fixed_as) is not None else tile] += count
     out: list[tuple[Tile, ...]] = []
-    for layout in [*_run_layouts(acting, rules), *_set_layouts(acting, rules)]:
+    for layout in [*_run_layouts(acting, rules, near), *_set_layouts(acting, rules, near)]:
         spots = [i for i, t in enumerate(layout) if t in fixed]
         for k in range(len(spots) + 1):
             for chosen in itertools.combinations(spots, k):

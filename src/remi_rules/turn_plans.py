@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterator, Sequence
 from . import _partition as partition
 from ._take_melds import Valuer, distinct, ids_arg, justifying, valuer
 from .context import NO_JOKER_HISTORY
-from .melds import Meld
+from .melds import Meld, arrange_meld
 from .opening import min_rack_after_opening
 from .ruleset import Ruleset, require_ruleset
 from .solver import opening_classes, opening_split
@@ -41,6 +41,30 @@ def _completions(
         seen.add(meld.tiles)
         rest = held - Counter(value(i) for i in ids)
         yield meld, partition.counts_of(rest.elements())
+
+
+def _closes_within(
+    split: Sequence[partition.Candidate],
+    completions: Sequence[tuple[Meld, list[int]]],
+    picked: Tile,
+    rules: Ruleset,
+) -> bool:
+    """Whether a split of the whole hand that keeps one tile (``split``, its melds)
+    shows a close without asking the solver again: some justifying meld (of
+    ``completions``) is part of a meld of the split holding the taken tile's value
+    ``picked``, and what that meld has besides it is nothing or a valid meld (then
+    the split with those two melds in its place is the close)."""
+    field = partition.field_of(picked)
+    holding = [Counter(m.fields) for m in split if field in m.fields]
+    for meld, _ in completions:
+        need = Counter(map(partition.field_of, meld.tiles))
+        for fields in holding:
+            if not need <= fields:
+                continue
+            left = fields - need
+            if not left or arrange_meld(map(partition.tile_of_field, left.elements()), rules):
+                return True
+    return False
 
 
 def can_open_with(
@@ -107,7 +131,23 @@ def can_close_with(
         if i in rack or i in also
     }
     extra = (lambda f: 1 if f in fits else 0) if fits else None
-    for meld, rest in _completions(picked, rack, also, rules, value):
+    # One question first for every justifying meld: a split of the rest that keeps
+    # one tile, with the meld beside it, is a split of the whole hand that keeps the
+    # same tile; so no meld closes when the whole hand cannot place all but one.
+    whole = partition.counts_of(value(i) for i in (picked, *rack, *also))
+    most = partition.solve(
+        whole,
+        rules,
+        tiles_objective=True,
+        constraints=partition.Constraints(min_leftover=1),
+        extra=extra,
+    )
+    if most is None or most[0] < sum(whole) - 1:
+        return False
+    completions = list(_completions(picked, rack, also, rules, value))
+    if not opening and _closes_within(most[1], completions, value(picked), rules):
+        return True
+    for meld, rest in completions:
         tiles = sum(rest)
         if tiles < 1:
             continue
