@@ -15,6 +15,7 @@ bounded time.
 from __future__ import annotations
 
 import itertools
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -466,7 +467,21 @@ def test_b_past_the_cap_a_turn_can_still_end() -> None:
 @pytest.mark.rule("JOLY-04")
 @pytest.mark.parametrize(
     ("preset", "seed", "sampled"),
-    [("rummy45", 1019, 20), ("rummy45", 1022, 20), ("clasic", 1150, 1), ("rummy45", 1406, 20)],
+    [
+        # 1019 takes about 5 minutes of CPU (one finishable search past the undo cap
+        # with the stock out costs 13 s): run by hand with REMI_WIDE=1.
+        pytest.param(
+            "rummy45",
+            1019,
+            20,
+            marks=pytest.mark.skipif(
+                os.environ.get("REMI_WIDE") != "1", reason="5 minutes: REMI_WIDE=1"
+            ),
+        ),
+        ("rummy45", 1022, 20),
+        ("clasic", 1150, 1),
+        ("rummy45", 1406, 20),
+    ],
 )
 def test_b_a_take_past_the_cap_with_the_stock_out_cannot_be_stranded(
     preset: str, seed: int, sampled: int
