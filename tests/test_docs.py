@@ -185,6 +185,8 @@ API_MODULES = (
     "remi_rules.engine.bot",
     "remi_rules.engine.events",
     "remi_rules.engine.game",
+    "remi_rules.engine.automation",
+    "remi_rules.engine.record",
     "remi_rules.engine.legal",
     "remi_rules.engine.match",
     "remi_rules.engine.state",

@@ -16,13 +16,15 @@ See docs/engine.md for the turn model and the windows.
 from __future__ import annotations
 
 from ..lipire import End
+from .automation import Automation
 from .bot import Bot, play_round
 from .bounds import round_step_bound, round_turn_bound
 from .events import EndReason, Event
-from .game import MAX_UNDOS_PER_TURN, Automation, Game, GameRecord, score_state
+from .game import MAX_UNDOS_PER_TURN, Game
 from .legal import canonical_step, copy_key, legal_steps
 from .match import Match, MatchConfig, MatchRecord
 from .problems import StateProblem, state_problems
+from .record import GameRecord, score_state
 from .state import (
     DoublesOffer,
     GameState,

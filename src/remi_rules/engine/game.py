@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
-from typing import Final
 
 import attrs
 
-from .._fields import PLAYERS, SEAT, TILE_ID, TILES, items
 from .._slots import maker
 from ..errors import (
     EngineArgumentError,
@@ -30,19 +28,21 @@ from ..errors import (
     StateErrorCode,
     StepErrorCode,
 )
-from ..ruleset import ClosingTileMode, Ruleset, require_ruleset
-from ..scoring import RoundResult, SeatEnd, score_round
+from ..ruleset import Ruleset, require_ruleset
+from ..scoring import RoundResult
 from ._finish import finishable_after
 from ._history import _random_of, _RecordingChance, _ReplayChance, _undone
-from ._typed import of_type
+from ._typed import check_players
 from ._undo import (
     past_cap_refusal,
     sender_of,
     steps_with_undo,
     undo_refusal,
 )
+from .automation import Automation, check_automation
 from .events import Announced, DealerChosen, Event, RoundScored
 from .legal import legal_steps as _legal_steps
+from .record import GameRecord, score_state
 from .state import MAX_UNDOS_PER_TURN, GameState, Phase, UndoInfo
 from .steps import (
     AnnounceFewTiles,
@@ -58,130 +58,10 @@ from .transition import Chance, NoChance, RandomChance, apply_step
 from .transition import deal as deal_tiles
 from .view import PlayerView
 
-__all__ = ["MAX_UNDOS_PER_TURN", "Automation", "Game", "GameRecord", "score_state"]
+__all__ = ["MAX_UNDOS_PER_TURN", "Game"]
 
 _OVER = Phase.OVER
 _make_undo_info = maker(UndoInfo, trusted=True)
-
-
-@attrs.frozen(kw_only=True)
-class Automation:
-    """What the engine does by itself, separate from the :class:`~remi_rules.Ruleset`.
-    All off by default.
-
-    * ``forced_takes``: when the player to move can only draw (and has nothing to
-      announce or declare first), draw for him (TURN-04's first turns, mostly) —
-      but not while the previous seat's few-tiles window is open and unannounced: the
-      draw would close it (ANNOUNCE-02) and cost him the penalty (ANNOUNCE-03) before
-      he could announce; the draw then waits for the next step;
-    * ``announcements``: where the preset makes them automatic
-      (``announce_automatic``, ANNOUNCE-04, online), announce few tiles for the seat
-      that ends a turn with ``announce_threshold`` tiles or fewer;
-    * ``scoring``: when the round ends, add a :class:`~remi_rules.engine.events.RoundScored`
-      event to the events of the step that ended it.
-    """
-
-    forced_takes: bool = attrs.field(default=False, validator=of_type(bool))
-    announcements: bool = attrs.field(default=False, validator=of_type(bool))
-    scoring: bool = attrs.field(default=False, validator=of_type(bool))
-
-    @classmethod
-    def all(cls) -> Automation:
-        return cls(forced_takes=True, announcements=True, scoring=True)
-
-
-def _is_int(_inst: object, attribute: attrs.Attribute[int], value: object) -> None:
-    if type(value) is not int:
-        raise TypeError(f"{attribute.name} must be an int, not {type(value).__name__}")
-
-
-_TILE_COUNT: Final = StateErrorCode.TILE_COUNT
-_MOST_RECORDED: Final = 1_000_000
-"""The most steps, and chance outcomes, a saved record may hold."""
-
-
-@attrs.frozen(kw_only=True)
-class GameRecord:
-    """Everything needed to replay a round without a random generator: the rules, the
-    deal (106 ids: racks of seats 0…, the atu, the stock top first), the dealer and
-    starter, every step in order (automatic ones included) and every chance outcome
-    (each a permutation of the tiles shuffled), in the order they happened.
-
-    The fields' types are checked here (:class:`TypeError`), their values when the
-    record is replayed."""
-
-    rules: Ruleset = attrs.field(validator=of_type(Ruleset))
-    players: int = attrs.field(validator=_is_int, metadata=PLAYERS)
-    dealer: int = attrs.field(validator=_is_int, metadata=SEAT)
-    starter: int = attrs.field(validator=_is_int, metadata=SEAT)
-    deal: tuple[int, ...] = attrs.field(
-        validator=of_type(tuple),
-        metadata=items(
-            TILE_ID, most=106, least=106, unique=True, size_code=_TILE_COUNT, dup_code=_TILE_COUNT
-        ),
-    )
-    steps: tuple[Step, ...] = attrs.field(
-        default=(), validator=of_type(tuple), metadata=items(most=_MOST_RECORDED)
-    )
-    chance: tuple[tuple[int, ...], ...] = attrs.field(
-        default=(), validator=of_type(tuple), metadata=items(TILES, most=_MOST_RECORDED)
-    )
-
-
-def score_state(state: GameState) -> RoundResult:
-    """Score a finished round with :func:`~remi_rules.score_round` (SCORE-*).  Raises
-    :class:`~remi_rules.errors.EngineArgumentError` (``engine_round_not_over``) for a
-    round still in play."""
-    if not isinstance(state, GameState):
-        raise TypeError(f"state must be a GameState, not {type(state).__name__}")
-    if state.end is None:
-        raise EngineArgumentError(EngineErrorCode.ROUND_NOT_OVER)
-    end = state.end
-    keep = state.rules.closing_tile_mode is ClosingTileMode.KEEP
-    seats = []
-    for s, seat in enumerate(state.seats):
-        rack = seat.rack
-        if s == end.closer and keep and end.closing_tile is not None:
-            rack = tuple(i for i in rack if i != end.closing_tile)
-        seats.append(
-            SeatEnd(
-                rack=rack,
-                opened=seat.opened,
-                announced_atu=seat.announced_atu,
-                failed_to_announce=seat.missed_announcement,
-                declared_pe_tabla=seat.declared_pe_tabla,
-            )
-        )
-    return score_round(
-        state.table,
-        seats,
-        state.rules,
-        atu=state.atu,
-        closer=end.closer,
-        closing_tile=end.closing_tile,
-        pe_tabla=end.pe_tabla,
-    )
-
-
-def _players(players: object) -> int:
-    if (
-        isinstance(players, bool)
-        or not isinstance(players, int | Sequence)
-        or isinstance(players, str)
-    ):
-        raise TypeError(f"players must be 2, 3 or 4 (or their names), not {players!r}")
-    if not isinstance(players, int) and not all(isinstance(p, str) for p in players):
-        raise TypeError("players' names must be strings")
-    n = players if isinstance(players, int) else len(players)
-    if not 2 <= n <= 4:
-        raise EngineArgumentError(EngineErrorCode.PLAYERS, players=n)
-    return n
-
-
-def _automation(automation: object) -> Automation | None:
-    if automation is not None and not isinstance(automation, Automation):
-        raise TypeError(f"automation must be an Automation, not {type(automation).__name__}")
-    return automation
 
 
 class Game:
@@ -237,7 +117,7 @@ class Game:
         ``(turn, seat)`` (:meth:`_memo`): the same positions come back within a turn
         (the legal steps, then the step applied, an undo), and a position's answer
         depends only on the turn."""
-        self.automation = _automation(automation) or Automation()
+        self.automation = check_automation(automation) or Automation()
         self.names = names or tuple(f"seat {s}" for s in range(state.players))
         self.deal_events: tuple[Event, ...] = ()
         """The events of the deal (the chance events :class:`DealerChosen`,
@@ -272,8 +152,8 @@ class Game:
         :class:`~remi_rules.InvalidStateError` (``state_tile_count``).
         """
         rules = require_ruleset(rules)
-        n = _players(players)
-        _automation(automation)
+        n = check_players(players)
+        check_automation(automation)
         if seed is not None and not isinstance(seed, int | str | bytes):
             raise TypeError(f"seed must be an int, a str or None, not {type(seed).__name__}")
         names = tuple(players) if not isinstance(players, int) else None

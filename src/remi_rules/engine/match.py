@@ -21,9 +21,11 @@ import attrs
 from .._fields import ints
 from ..errors import EngineArgumentError, EngineErrorCode
 from ..ruleset import Ruleset, require_ruleset
-from ._typed import of_type
+from ._typed import check_players, of_type
+from .automation import Automation
 from .bot import Bot, play_round
-from .game import Automation, Game, GameRecord, _players
+from .game import Game
+from .record import GameRecord
 
 __all__ = ["Match", "MatchConfig", "MatchRecord"]
 
@@ -108,7 +110,7 @@ class Match:
         self._rng = random.Random(seed)
         self._players = players
         self.games: list[Game] = []
-        n = _players(players)
+        n = check_players(players)
         self.players = n
         first = self.config.first_starter
         if first is None:
@@ -140,7 +142,7 @@ class Match:
             raise TypeError(f"seed must be an int, a str or None, not {type(seed).__name__}")
         match._rng = random.Random(seed)
         match._players = players
-        match.players = _players(players)
+        match.players = check_players(players)
         if type(first_starter) is not int:
             raise TypeError(f"first_starter must be an int, not {type(first_starter).__name__}")
         if not 0 <= first_starter < match.players:
