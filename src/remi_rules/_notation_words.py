@@ -14,6 +14,7 @@ from typing import Final
 
 from . import _i18n as i18n
 from ._safe_text import safe_text
+from .engine.steps import STEP_TYPES
 from .engine.view import PlayerView
 from .errors import NotationError, NotationErrorCode, TileParseError
 from .tiles import JOKER, Tile, ids_of, tile_of
@@ -22,24 +23,7 @@ PRIMES: Final = ("'", "\u2019", "\u02bc", "\u2032")
 """The marks of the second copy: the apostrophe, and the typographic ones a phone's
 keyboard types (’ ʼ ′); :func:`~remi_rules.notation.format_step` writes the first."""
 
-STEP_WORDS: Final = (
-    "draw",
-    "take",
-    "take_atu",
-    "rupere",
-    "meld",
-    "lay",
-    "swap",
-    "discard",
-    "close",
-    "announce",
-    "announce_atu",
-    "pe_tabla",
-    "redeal",
-    "offer",
-    "accept",
-    "undo",
-)
+STEP_WORDS: Final = tuple(cls.word for cls in STEP_TYPES)
 """The keys of the step verbs in the catalogues (``word:<key>``: the word written;
 ``words:<key>``: other words read, ``|``-separated)."""
 

@@ -54,6 +54,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
+import attrs
+
 from ._notation_words import (
     PRIMES,
     STEP_WORDS,
@@ -73,23 +75,15 @@ from ._notation_words import (
     suggest,
 )
 from .engine.steps import (
+    STEP_TYPES,
     AcceptDoubles,
-    AnnounceAtu,
-    AnnounceFewTiles,
-    Close,
-    DeclarePeTabla,
-    DemandRedeal,
     Discard,
-    Draw,
     LayOff,
     MeldTiles,
-    OfferDoubles,
     Rupere,
     Step,
     SwapJoker,
-    TakeAtu,
     TakeLastDiscard,
-    Undo,
 )
 from .engine.view import PlayerView
 from .errors import NotationError, NotationErrorCode
@@ -251,18 +245,26 @@ def parse_step(text: str, view: PlayerView | None = None, lang: str = "en") -> S
     return build(reader, word, seat if seat is not None else -1, own)
 
 
-def _no_args(make: Callable[[], Step]) -> Callable[[_Reader, str, int, bool], Step]:
+def _by_traits(cls: type[Step]) -> Callable[[_Reader, str, int, bool], Step]:
+    """The reader of a step class whose fields are none, a ``seat`` (out of turn)
+    and/or a ``tile``: ``<verb>`` or ``<verb> <tile>`` (the seat is the prefix's or
+    the view's).  The tile is the copy the turn owes first, or last for a discard."""
+    names = tuple(f.name for f in attrs.fields(cls))
+    takes_tile = names in (("tile",), ("seat", "tile"))
+    if names not in ((), ("seat",)) and not takes_tile:
+        raise TypeError(f"{cls.__name__} needs a reader of its own in remi_rules.notation")
+    placing = cls is not Discard
+
     def build(reader: _Reader, word: str, seat: int, own: bool) -> Step:
-        reader.done(word)
-        return make()
-
-    return build
-
-
-def _seat_only(make: Callable[[int], Step]) -> Callable[[_Reader, str, int, bool], Step]:
-    def build(reader: _Reader, word: str, seat: int, own: bool) -> Step:
-        reader.done(word)
-        return make(seat)
+        args: dict[str, int] = {} if cls.in_turn else {"seat": seat}
+        if takes_tile:
+            reader.need("tile", word, cls.word)
+            tile = reader.tile()
+            reader.done(word)
+            (args["tile"],) = reader.rack_ids([tile], placing=placing, own=own)
+        else:
+            reader.done(word)
+        return cls(**args)
 
     return build
 
@@ -299,17 +301,6 @@ def _meld(reader: _Reader, word: str, seat: int, own: bool) -> Step:
     while reader.tokens.left():
         tiles.append(reader.tile())
     return MeldTiles(reader.rack_ids(tiles, placing=True, own=own))
-
-
-def _one_tile(cls: type[Discard] | type[Close], command: str) -> Callable[..., Step]:
-    def build(reader: _Reader, word: str, seat: int, own: bool) -> Step:
-        reader.need("tile", word, command)
-        tile = reader.tile()
-        reader.done(word)
-        (tile_id,) = reader.rack_ids([tile], placing=cls is Close, own=own)
-        return cls(tile_id)
-
-    return build
 
 
 def _lay(reader: _Reader, word: str, seat: int, own: bool) -> Step:
@@ -373,15 +364,6 @@ def _joker_for(tile: Tile, index: int, view: PlayerView, column: int) -> int:
     return jokers[0][1]
 
 
-def _offer(reader: _Reader, word: str, seat: int, own: bool) -> Step:
-    """``offer 7R``: the seat offers the double of 7R (DUBLE-03)."""
-    reader.need("tile", word, "offer")
-    tile = reader.tile()
-    reader.done(word)
-    (tile_id,) = reader.rack_ids([tile], placing=True, own=own)
-    return OfferDoubles(seat, tile_id)
-
-
 def _accept(reader: _Reader, word: str, seat: int, own: bool) -> Step:
     """``accept seat 2 with 4G``: the seat takes up seat 2's offer with the double of
     4G (DUBLE-03/04)."""
@@ -397,27 +379,16 @@ def _accept(reader: _Reader, word: str, seat: int, own: bool) -> Step:
     return AcceptDoubles(seat, tile_id, offer)
 
 
-_BUILDERS: Final[dict[str, Callable[[_Reader, str, int, bool], Step]]] = {
-    "draw": _no_args(Draw),
-    "take": _no_args(TakeLastDiscard),
-    "take_atu": _no_args(TakeAtu),
-    "rupere": _rupere,
-    "meld": _meld,
-    "lay": _lay,
-    "swap": _swap,
-    "discard": _one_tile(Discard, "discard"),
-    "close": _one_tile(Close, "close"),
-    "announce": _seat_only(AnnounceFewTiles),
-    "announce_atu": _seat_only(AnnounceAtu),
-    "pe_tabla": _seat_only(DeclarePeTabla),
-    "redeal": _seat_only(DemandRedeal),
-    "offer": _offer,
-    "accept": _accept,
-    "undo": _no_args(Undo),
+_READERS: Final[dict[type[Step], Callable[[_Reader, str, int, bool], Step]]] = {
+    Rupere: _rupere,
+    MeldTiles: _meld,
+    LayOff: _lay,
+    SwapJoker: _swap,
+    AcceptDoubles: _accept,
 }
-_IN_TURN: Final = frozenset(
-    {"draw", "take", "take_atu", "rupere", "meld", "lay", "swap", "discard", "close", "undo"}
-)
+"""The readers of the steps whose notation is more than their verb, seat and tile."""
+_BUILDERS: Final = {cls.word: _READERS.get(cls) or _by_traits(cls) for cls in STEP_TYPES}
+_IN_TURN: Final = frozenset(cls.word for cls in STEP_TYPES if cls.in_turn)
 
 
 # -- writing -------------------------------------------------------------------------------
@@ -431,7 +402,7 @@ def format_step(step: Step, view: PlayerView | None = None, lang: str = "en") ->
     it back as the same step; without one, the view-free form (the module's doc).
     A step whose fields name nothing at a table (an id past 105) is still written
     (``#106``), but cannot be read back.  A wrong type is a :class:`TypeError`."""
-    if not isinstance(step, _STEP_CLASSES):
+    if not isinstance(step, STEP_TYPES):
         raise TypeError(f"step must be a Step, not {type(step).__name__}")
     if view is not None and not isinstance(view, PlayerView):
         raise TypeError(f"view must be a PlayerView or None, not {type(view).__name__}")
@@ -457,12 +428,6 @@ def format_step(step: Step, view: PlayerView | None = None, lang: str = "en") ->
 
     text: str
     match step:
-        case Draw():
-            text = say("draw", lang)
-        case TakeLastDiscard():
-            text = say("take", lang)
-        case TakeAtu():
-            text = say("take_atu", lang)
         case Rupere(index=index):
             text = f"{say('rupere', lang)} {_rupere_target(index, view)}"
         case MeldTiles(tiles=ids):
@@ -475,50 +440,19 @@ def format_step(step: Step, view: PlayerView | None = None, lang: str = "en") ->
             text = f"{say('swap', lang)} {tiles([tile])} {say('on', lang)} {_num(meld)}"
             if not _joker_implied(tile, meld, joker, view):
                 text += f" {say('for', lang)} {_written(joker)}"
-        case Discard(tile=tile):
-            text = f"{say('discard', lang)} {tiles([tile])}"
-        case Close(tile=tile):
-            text = f"{say('close', lang)} {tiles([tile])}"
-        case AnnounceFewTiles():
-            text = say("announce", lang)
-        case AnnounceAtu():
-            text = say("announce_atu", lang)
-        case DeclarePeTabla():
-            text = say("pe_tabla", lang)
-        case DemandRedeal():
-            text = say("redeal", lang)
-        case OfferDoubles(tile=tile):
-            text = f"{say('offer', lang)} {tiles([tile])}"
         case AcceptDoubles(tile=tile, offer=offer):
             text = (
                 f"{say('accept', lang)} {say('seat', lang)} {_num(offer)} "
                 f"{say('with', lang)} {tiles([tile])}"
             )
-        case Undo():
-            text = say("undo", lang)
+        case _:  # by its traits (_by_traits): the verb, and its tile if it names one
+            text = say(step.word, lang)
+            tile_id = getattr(step, "tile", None)
+            if isinstance(tile_id, int):
+                text += f" {tiles([tile_id])}"
     if not in_turn and not own:
         text = f"{say('seat', lang)} {_num(seat if isinstance(seat, int) else -1)}: {text}"
     return text
-
-
-_STEP_CLASSES: Final = (
-    Draw,
-    TakeLastDiscard,
-    Rupere,
-    TakeAtu,
-    MeldTiles,
-    LayOff,
-    SwapJoker,
-    Discard,
-    Close,
-    AnnounceFewTiles,
-    AnnounceAtu,
-    DeclarePeTabla,
-    OfferDoubles,
-    AcceptDoubles,
-    DemandRedeal,
-    Undo,
-)
 
 
 def _rupere_target(index: int, view: PlayerView | None) -> str:

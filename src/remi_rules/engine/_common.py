@@ -1,10 +1,11 @@
 """What the engine's step handlers share (:mod:`remi_rules.engine.transition`): the
-refusals, the seat and rack helpers, the turn's rights, the fresh turn and the end of
-the round."""
+registry of handlers (:func:`handles`), the refusals, the seat and rack helpers, the
+turn's rights, the fresh turn and the end of the round."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import lipire
 from .._slots import maker
@@ -28,7 +29,44 @@ from .steps import (
     tile_label,
 )
 
+if TYPE_CHECKING:
+    from .deal import Chance
+    from .events import Event
+
 S = StepErrorCode
+
+
+# -- the handlers' registry --------------------------------------------------------------------
+
+Handler = Callable[[GameState, Any], tuple[GameState, list["Event"]]]
+ChanceHandler = Callable[[GameState, Any, "Chance"], tuple[GameState, list["Event"]]]
+_H = TypeVar("_H", bound=Callable[..., tuple[GameState, list["Event"]]])
+
+HANDLERS: dict[type[Step], Handler] = {}
+"""The handler of each step class that needs no chance, by exact class: filled by
+:func:`handles` where each handler is defined, read by
+:func:`~remi_rules.engine.transition.apply_step` (a new step class is one handler
+with its decorator, in a handler module)."""
+CHANCE_HANDLERS: dict[type[Step], ChanceHandler] = {}
+"""The handlers that also take the :class:`~remi_rules.engine.deal.Chance` (a draw may
+reshuffle the row, a redeal deals again)."""
+
+
+def handles(*classes: type[Step], chance: bool = False) -> Callable[[_H], _H]:
+    """Register the decorated function as the handler of ``classes``: ``handler(state,
+    step)`` returns the next state and the events or raises
+    :class:`~remi_rules.IllegalStepError`; with ``chance``, ``handler(state, step,
+    chance)``."""
+
+    def register(handler: _H) -> _H:
+        table: dict[type[Step], Any] = CHANCE_HANDLERS if chance else HANDLERS
+        for cls in classes:
+            if cls in HANDLERS or cls in CHANCE_HANDLERS:
+                raise TypeError(f"{cls.__name__} has a handler already")
+            table[cls] = handler
+        return handler
+
+    return register
 
 
 # -- helpers ----------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from ..errors import (
 from ..melds import analyze_meld
 from ._common import (
     check_in_turn,
+    handles,
     in_rack,
     is_pe_tabla_turn,
     keeps_opening_minimum,
@@ -68,6 +69,7 @@ def verify_meld(state: GameState, step: MeldTiles) -> tuple[SeatState, TurnState
     return seat, turn
 
 
+@handles(MeldTiles)
 def meld_step(state: GameState, step: MeldTiles) -> tuple[GameState, list[Event]]:
     seat, turn = verify_meld(state, step)
     try:
@@ -87,6 +89,7 @@ def meld_step(state: GameState, step: MeldTiles) -> tuple[GameState, list[Event]
     return new, [Melded(state.current, index, table.melds[index].ids)]
 
 
+@handles(LayOff)
 def lay_off_step(state: GameState, step: LayOff) -> tuple[GameState, list[Event]]:
     seat, turn = check_in_turn(state, step)
     in_rack(seat.rack, (step.tile,), step, state.table)
@@ -132,6 +135,7 @@ def lay_off_step(state: GameState, step: LayOff) -> tuple[GameState, list[Event]
     return new, [LaidOff(state.current, step.meld, step.tile, end)]
 
 
+@handles(SwapJoker)
 def swap_step(state: GameState, step: SwapJoker) -> tuple[GameState, list[Event]]:
     seat, turn = check_in_turn(state, step)
     in_rack(seat.rack, (step.tile,), step, state.table)

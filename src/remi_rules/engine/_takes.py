@@ -23,7 +23,7 @@ from ..ruleset import (
 )
 from ..rupere import TakeObligation
 from ..tiles import Tile
-from ._common import layable_ids, refuse, replace_seat, wrap
+from ._common import handles, layable_ids, refuse, replace_seat, wrap
 from .deal import Chance
 from .events import (
     Drew,
@@ -337,6 +337,7 @@ def _after_take(
     )
 
 
+@handles(Draw, chance=True)
 def draw_step(state: GameState, step: Draw, chance: Chance) -> tuple[GameState, list[Event]]:
     seat, turn = check_take_phase(state, step)
     events: list[Event] = []
@@ -367,6 +368,7 @@ _drawn_turn = replacer(TurnState, "took", "steps")
 _drawn_state = replacer(GameState, "seats", "pending", "phase", "stock", "row", "row_dead_first")
 
 
+@handles(TakeLastDiscard, Rupere)
 def take_row_step(
     state: GameState, step: TakeLastDiscard | Rupere
 ) -> tuple[GameState, list[Event]]:
@@ -385,6 +387,7 @@ def take_row_step(
     return new, [TookFromRow(state.current, index, result.taken)]
 
 
+@handles(TakeAtu)
 def take_atu_step(state: GameState, step: TakeAtu) -> tuple[GameState, list[Event]]:
     seat, turn = check_take_phase(state, step)
     verify_atu_take(state, step)

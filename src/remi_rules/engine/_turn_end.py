@@ -20,6 +20,7 @@ from ..ruleset import (
 from ..rupere import ObligationOutcome
 from ._common import (
     fresh_turn,
+    handles,
     in_rack,
     is_pe_tabla_turn,
     refuse,
@@ -242,6 +243,7 @@ _discarded = maker(Discarded)
 _turn_started = maker(TurnStarted)
 
 
+@handles(Discard)
 def discard_step(state: GameState, step: Discard) -> tuple[GameState, list[Event]]:
     turn = state.pending
     assert turn is not None
@@ -257,6 +259,7 @@ def discard_step(state: GameState, step: Discard) -> tuple[GameState, list[Event
     return _end_turn(state, step, step.tile, closing_now=False)
 
 
+@handles(Close)
 def close_step(state: GameState, step: Close) -> tuple[GameState, list[Event]]:
     turn = state.pending
     assert turn is not None

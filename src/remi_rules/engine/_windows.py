@@ -13,7 +13,7 @@ from ..ruleset import (
     DoublesExchangeUnit,
 )
 from ..tiles import JOKER_IDS, tile_of
-from ._common import refuse, replace_seat, seat_ok, without
+from ._common import handles, refuse, replace_seat, seat_ok, without
 from .deal import Chance, deal, double_class, doubles_of
 from .events import (
     Announced,
@@ -61,6 +61,7 @@ def check_announce_few(state: GameState, step: AnnounceFewTiles) -> SeatState:
     return seat
 
 
+@handles(AnnounceFewTiles)
 def announce_few_step(state: GameState, step: AnnounceFewTiles) -> tuple[GameState, list[Event]]:
     seat = check_announce_few(state, step)
     new = evolve_state(
@@ -105,6 +106,7 @@ def check_announce_atu(state: GameState, step: AnnounceAtu) -> SeatState:
     return seat
 
 
+@handles(AnnounceAtu)
 def announce_atu_step(state: GameState, step: AnnounceAtu) -> tuple[GameState, list[Event]]:
     seat = check_announce_atu(state, step)
     new = evolve_state(
@@ -141,6 +143,7 @@ def check_declare(state: GameState, step: DeclarePeTabla) -> SeatState:
     return seat
 
 
+@handles(DeclarePeTabla)
 def declare_step(state: GameState, step: DeclarePeTabla) -> tuple[GameState, list[Event]]:
     seat = check_declare(state, step)
     new = evolve_state(
@@ -190,6 +193,7 @@ def check_offer(state: GameState, step: OfferDoubles) -> None:
     _check_double(state, step.seat, step.tile, step)
 
 
+@handles(OfferDoubles)
 def offer_step(state: GameState, step: OfferDoubles) -> tuple[GameState, list[Event]]:
     check_offer(state, step)
     kind = double_class(step.tile, state.rules)
@@ -225,6 +229,7 @@ def check_accept(state: GameState, step: AcceptDoubles) -> DoublesOffer:
     return offer
 
 
+@handles(AcceptDoubles)
 def accept_step(state: GameState, step: AcceptDoubles) -> tuple[GameState, list[Event]]:
     offer = check_accept(state, step)
     given_tile = offer.tile
@@ -274,6 +279,7 @@ def lapse_offers(state: GameState) -> tuple[GameState, list[Event]]:
     return evolve_state(state, offers=()), events
 
 
+@handles(DemandRedeal, chance=True)
 def redeal_step(
     state: GameState, step: DemandRedeal, chance: Chance
 ) -> tuple[GameState, list[Event]]:

@@ -102,6 +102,11 @@ class _Step:
 
     kind: ClassVar[str]
     """The step's tag in JSON (``{"kind": ...}``)."""
+    word: ClassVar[str]
+    """The key of its verb in the step notation (:mod:`remi_rules.notation`): the
+    catalogues' ``word:<key>`` entry is the word written, ``words:<key>`` the other
+    words read.  The notation reads and writes a step whose fields are none, a
+    ``seat`` (out of turn) and/or a ``tile`` from these traits alone."""
     in_turn: ClassVar[bool] = True
     """Made by the seat whose turn it is (False: the step names its ``seat``)."""
     take: ClassVar[TakeKind | None] = None
@@ -128,6 +133,7 @@ class Draw(_Step):
     """Take the top tile of the stock (TURN-03 a)."""
 
     kind: ClassVar[str] = "draw"
+    word: ClassVar[str] = "draw"
     take: ClassVar[TakeKind | None] = TakeKind.DRAW
 
 
@@ -136,6 +142,7 @@ class TakeLastDiscard(_Step):
     """Take the last discard of the row; it must go into a new meld this turn (RUPE-01)."""
 
     kind: ClassVar[str] = "take_last_discard"
+    word: ClassVar[str] = "take"
     take: ClassVar[TakeKind | None] = TakeKind.LAST_DISCARD
     undoable: ClassVar[bool] = True
     resumable: ClassVar[bool] = True
@@ -147,6 +154,7 @@ class Rupere(_Step):
     every later discard (RUPE-03).  The last discard is :class:`TakeLastDiscard`."""
 
     kind: ClassVar[str] = "rupere"
+    word: ClassVar[str] = "rupere"
     take: ClassVar[TakeKind | None] = TakeKind.RUPERE
     undoable: ClassVar[bool] = True
     resumable: ClassVar[bool] = True
@@ -160,6 +168,7 @@ class TakeAtu(_Step):
     """Take the face-up atu (ATU-06): only to meld it and close in this turn."""
 
     kind: ClassVar[str] = "take_atu"
+    word: ClassVar[str] = "take_atu"
     take: ClassVar[TakeKind | None] = TakeKind.ATU
     undoable: ClassVar[bool] = True
     resumable: ClassVar[bool] = True
@@ -171,6 +180,7 @@ class MeldTiles(_Step):
     ascending; where a joker sits fixes what it stands for, MELD-06)."""
 
     kind: ClassVar[str] = "meld"
+    word: ClassVar[str] = "meld"
     undoable: ClassVar[bool] = True
     resumable: ClassVar[bool] = True
     tiles: tuple[int, ...] = attrs.field(
@@ -202,6 +212,7 @@ class LayOff(_Step):
     (LIPI-01/02); ``end`` may be omitted where only one end fits."""
 
     kind: ClassVar[str] = "lay_off"
+    word: ClassVar[str] = "lay"
     undoable: ClassVar[bool] = True
     resumable: ClassVar[bool] = True
     tile: int = attrs.field(validator=_int, metadata=TILE_ID)
@@ -222,6 +233,7 @@ class SwapJoker(_Step):
     the joker (JOLY-01)."""
 
     kind: ClassVar[str] = "swap_joker"
+    word: ClassVar[str] = "swap"
     undoable: ClassVar[bool] = True
     resumable: ClassVar[bool] = True
     tile: int = attrs.field(validator=_int, metadata=TILE_ID)
@@ -235,6 +247,7 @@ class Discard(_Step):
     ``discard`` closing mode, discarding the last tile closes (CLOSE-01)."""
 
     kind: ClassVar[str] = "discard"
+    word: ClassVar[str] = "discard"
     tile: int = attrs.field(validator=_int, metadata=TILE_ID)
 
 
@@ -244,6 +257,7 @@ class Close(_Step):
     ``discard`` mode (CLOSE-01), kept in ``keep`` mode (CLOSE-02)."""
 
     kind: ClassVar[str] = "close"
+    word: ClassVar[str] = "close"
     tile: int = attrs.field(validator=_int, metadata=TILE_ID)
 
 
@@ -252,6 +266,7 @@ class AnnounceFewTiles(_Step):
     """Seat ``seat`` announces that he holds few tiles (ANNOUNCE-01/02)."""
 
     kind: ClassVar[str] = "announce_few_tiles"
+    word: ClassVar[str] = "announce"
     in_turn: ClassVar[bool] = False
     resumable: ClassVar[bool] = True
     seat: int = attrs.field(validator=_int, metadata=SEAT)
@@ -262,6 +277,7 @@ class AnnounceAtu(_Step):
     """Seat ``seat`` announces that he holds the atu's twin (ATU-02, ATU-03)."""
 
     kind: ClassVar[str] = "announce_atu"
+    word: ClassVar[str] = "announce_atu"
     in_turn: ClassVar[bool] = False
     resumable: ClassVar[bool] = True
     seat: int = attrs.field(validator=_int, metadata=SEAT)
@@ -272,6 +288,7 @@ class DeclarePeTabla(_Step):
     """Seat ``seat`` declares that he plays pe tablă (CLOSE-06)."""
 
     kind: ClassVar[str] = "declare_pe_tabla"
+    word: ClassVar[str] = "pe_tabla"
     in_turn: ClassVar[bool] = False
     resumable: ClassVar[bool] = True
     seat: int = attrs.field(validator=_int, metadata=SEAT)
@@ -288,6 +305,7 @@ class OfferDoubles(_Step):
     discard)."""
 
     kind: ClassVar[str] = "offer_doubles"
+    word: ClassVar[str] = "offer"
     in_turn: ClassVar[bool] = False
     resumable: ClassVar[bool] = True
     seat: int = attrs.field(validator=_int, metadata=SEAT)
@@ -302,6 +320,7 @@ class AcceptDoubles(_Step):
     and only those two seats see which tiles moved.  Each seat names only its own tile."""
 
     kind: ClassVar[str] = "accept_doubles"
+    word: ClassVar[str] = "accept"
     in_turn: ClassVar[bool] = False
     resumable: ClassVar[bool] = True
     seat: int = attrs.field(validator=_int, metadata=SEAT)
@@ -318,6 +337,7 @@ class DemandRedeal(_Step):
     """Seat ``seat`` voids the deal with enough doubles (DUBLE-05): reshuffle, deal again."""
 
     kind: ClassVar[str] = "demand_redeal"
+    word: ClassVar[str] = "redeal"
     in_turn: ClassVar[bool] = False
     seat: int = attrs.field(validator=_int, metadata=SEAT)
 
@@ -327,6 +347,7 @@ class Undo(_Step):
     """Take back the last step of the pending turn."""
 
     kind: ClassVar[str] = "undo"
+    word: ClassVar[str] = "undo"
     resumable: ClassVar[bool] = True
 
 

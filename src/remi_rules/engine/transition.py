@@ -12,24 +12,11 @@ ATU-02, CLOSE-06), the doubles (DUBLE-*), the deal (DEAL-*) and the end of the r
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from ..errors import (
     StepErrorCode,
 )
-from ._common import refuse, replace_seat
-from ._table_steps import lay_off_step, meld_step, swap_step
-from ._takes import draw_step, take_atu_step, take_row_step
-from ._turn_end import close_step, discard_step
-from ._windows import (
-    accept_step,
-    announce_atu_step,
-    announce_few_step,
-    declare_step,
-    offer_step,
-    redeal_step,
-)
+from . import _table_steps, _takes, _turn_end, _windows  # noqa: F401  (they register their handlers)
+from ._common import CHANCE_HANDLERS, HANDLERS, ChanceHandler, Handler, refuse, replace_seat
 from .deal import Chance, NoChance, RandomChance, ScriptedChance, deal, double_class, doubles_of
 from .events import (
     AnnouncementMissed,
@@ -41,25 +28,7 @@ from .state import (
     evolve_seat,
     evolve_state,
 )
-from .steps import (
-    AcceptDoubles,
-    AnnounceAtu,
-    AnnounceFewTiles,
-    Close,
-    DeclarePeTabla,
-    DemandRedeal,
-    Discard,
-    Draw,
-    LayOff,
-    MeldTiles,
-    OfferDoubles,
-    Rupere,
-    Step,
-    SwapJoker,
-    TakeAtu,
-    TakeLastDiscard,
-    Undo,
-)
+from .steps import Step, Undo
 
 __all__ = [
     "Chance",
@@ -96,44 +65,32 @@ def apply_step(state: GameState, step: Step, chance: Chance) -> tuple[GameState,
             raise refuse(S.NOTHING_TO_UNDO, step)
         if state.announce_window is not None:
             state, events = _close_window(state)
-    if isinstance(step, Draw):
-        new, more = draw_step(state, step, chance)
-    elif isinstance(step, DemandRedeal):
-        new, more = redeal_step(state, step, chance)
-    else:
-        handler = _HANDLERS.get(type(step)) or _handler(step)
+    cls = type(step)
+    handler = HANDLERS.get(cls)
+    if handler is not None:
         new, more = handler(state, step)
+    else:
+        chance_handler = CHANCE_HANDLERS.get(cls)
+        if chance_handler is None:
+            handler, chance_handler = _handler(step)
+        if chance_handler is not None:
+            new, more = chance_handler(state, step, chance)
+        else:
+            assert handler is not None
+            new, more = handler(state, step)
     if events:
         return new, (*events, *more)
     return new, tuple(more)
 
 
-_Handler = Callable[[GameState, Any], tuple[GameState, list[Event]]]
-
-
-_HANDLERS: dict[type, _Handler] = {
-    TakeLastDiscard: take_row_step,
-    Rupere: take_row_step,
-    TakeAtu: take_atu_step,
-    MeldTiles: meld_step,
-    LayOff: lay_off_step,
-    SwapJoker: swap_step,
-    Discard: discard_step,
-    Close: close_step,
-    AnnounceFewTiles: announce_few_step,
-    AnnounceAtu: announce_atu_step,
-    DeclarePeTabla: declare_step,
-    OfferDoubles: offer_step,
-    AcceptDoubles: accept_step,
-}
-"""The handlers of the steps that need no chance, by exact type (the hot path)."""
-
-
-def _handler(step: Step) -> _Handler:
+def _handler(step: Step) -> tuple[Handler | None, ChanceHandler | None]:
     """The handler of a subclass of a step class, or :class:`TypeError`."""
-    for cls, handler in _HANDLERS.items():
+    for cls, handler in HANDLERS.items():
         if isinstance(step, cls):
-            return handler
+            return handler, None
+    for cls, chance_handler in CHANCE_HANDLERS.items():
+        if isinstance(step, cls):
+            return None, chance_handler
     raise TypeError(f"not a step: {type(step).__name__}")
 
 
