@@ -54,7 +54,7 @@ def play_randomly(
         others = [s for s in steps if not s.in_turn]
         rng.shuffle(others)
         for s in others:
-            if rng.random() < _OUT_OF_TURN[s.kind]:
+            if rng.random() < _OUT_OF_TURN.get(s.kind, 0.1):
                 step = s
                 break
         if step is None:
