@@ -52,11 +52,28 @@ CHANCE_HANDLERS: dict[type[Step], ChanceHandler] = {}
 reshuffle the row, a redeal deals again)."""
 
 
-def handles(*classes: type[Step], chance: bool = False) -> Callable[[_H], _H]:
+SeatCheck = Callable[[GameState, Any], object]
+SeatHint = Callable[[GameState, SeatState], bool]
+SEAT_LISTINGS: dict[type[Step], tuple[SeatHint, SeatCheck]] = {}
+"""The out-of-turn steps of one ``seat`` field that
+:func:`~remi_rules.engine.legal_steps` lists for every seat, each with a cheap
+necessary condition on the seat's state and the full check (raising
+:class:`~remi_rules.IllegalStepError`): filled by :func:`handles`."""
+
+
+def handles(
+    *classes: type[Step],
+    chance: bool = False,
+    each_seat_if: SeatHint | None = None,
+    check: SeatCheck | None = None,
+) -> Callable[[_H], _H]:
     """Register the decorated function as the handler of ``classes``: ``handler(state,
     step)`` returns the next state and the events or raises
     :class:`~remi_rules.IllegalStepError`; with ``chance``, ``handler(state, step,
-    chance)``."""
+    chance)``.  With ``each_seat_if`` (a step class whose one field is ``seat``),
+    ``legal_steps`` lists the step of every seat for which ``each_seat_if(state,
+    seat_state)`` holds and ``check(state, step)`` (the handler if None) raises
+    nothing."""
 
     def register(handler: _H) -> _H:
         table: dict[type[Step], Any] = CHANCE_HANDLERS if chance else HANDLERS
@@ -64,6 +81,8 @@ def handles(*classes: type[Step], chance: bool = False) -> Callable[[_H], _H]:
             if cls in HANDLERS or cls in CHANCE_HANDLERS:
                 raise TypeError(f"{cls.__name__} has a handler already")
             table[cls] = handler
+            if each_seat_if is not None:
+                SEAT_LISTINGS[cls] = (each_seat_if, check or handler)
         return handler
 
     return register

@@ -61,7 +61,13 @@ def check_announce_few(state: GameState, step: AnnounceFewTiles) -> SeatState:
     return seat
 
 
-@handles(AnnounceFewTiles)
+@handles(
+    AnnounceFewTiles,
+    each_seat_if=lambda state, held: (
+        not held.announced_few and len(held.rack) <= state.rules.announce_threshold
+    ),
+    check=check_announce_few,
+)
 def announce_few_step(state: GameState, step: AnnounceFewTiles) -> tuple[GameState, list[Event]]:
     seat = check_announce_few(state, step)
     new = evolve_state(
@@ -106,7 +112,11 @@ def check_announce_atu(state: GameState, step: AnnounceAtu) -> SeatState:
     return seat
 
 
-@handles(AnnounceAtu)
+@handles(
+    AnnounceAtu,
+    each_seat_if=lambda state, held: not held.announced_atu and state.atu ^ 1 in held.rack,
+    check=check_announce_atu,
+)
 def announce_atu_step(state: GameState, step: AnnounceAtu) -> tuple[GameState, list[Event]]:
     seat = check_announce_atu(state, step)
     new = evolve_state(
@@ -143,7 +153,13 @@ def check_declare(state: GameState, step: DeclarePeTabla) -> SeatState:
     return seat
 
 
-@handles(DeclarePeTabla)
+@handles(
+    DeclarePeTabla,
+    each_seat_if=lambda state, held: (
+        state.rules.pe_tabla_enabled and not held.declared_pe_tabla and not held.opened
+    ),
+    check=check_declare,
+)
 def declare_step(state: GameState, step: DeclarePeTabla) -> tuple[GameState, list[Event]]:
     seat = check_declare(state, step)
     new = evolve_state(

@@ -50,19 +50,16 @@ from ..opening import may_lay_off_on_others, min_rack_after_opening
 from ..ruleset import ClosingTileMode, Ruleset
 from ..table import JokerHistory, Table, TableMeld
 from ..tiles import JOKER_IDS, Color, Tile, tile_of
-from ._common import is_pe_tabla_turn, keeps_opening_minimum, rights
+from ._common import SEAT_LISTINGS, is_pe_tabla_turn, keeps_opening_minimum, rights
 from ._takes import can_reshuffle, may_take_atu, row_take_indexes, verify_atu_take
 from ._turn_end import verify_turn_end
-from ._windows import check_announce_atu, check_announce_few, check_declare, open_offer
+from ._windows import open_offer
 from .deal import NoChance, double_class, doubles_of
 from .state import GameState, Phase, context_of_state, full_rights_context
 from .steps import (
     STEP_TYPES,
     AcceptDoubles,
-    AnnounceAtu,
-    AnnounceFewTiles,
     Close,
-    DeclarePeTabla,
     DemandRedeal,
     Discard,
     Draw,
@@ -275,39 +272,22 @@ def _out_of_turn(state: GameState, only: int | None) -> Iterator[Step]:
     """:func:`out_of_turn_steps`, of seat ``only`` (None: every seat)."""
     if state.phase is Phase.OVER:
         return
-    rules = state.rules
-    twin = state.atu ^ 1
-    threshold = rules.announce_threshold
+    listings = SEAT_LISTINGS.items()
     for seat, held in enumerate(state.seats):
         if only is not None and seat != only:
             continue
-        # the full checks only where the cheap ones pass (a refusal is costly to make)
-        if not held.announced_few and len(held.rack) <= threshold:
-            few = AnnounceFewTiles(seat)
-            try:
-                check_announce_few(state, few)
-            except IllegalStepError:
-                pass
-            else:
-                yield few
-        if not held.announced_atu and twin in held.rack:
-            atu = AnnounceAtu(seat)
-            try:
-                check_announce_atu(state, atu)
-            except IllegalStepError:
-                pass
-            else:
-                yield atu
-        if rules.pe_tabla_enabled and not held.declared_pe_tabla and not held.opened:
-            declare = DeclarePeTabla(seat)
-            try:
-                check_declare(state, declare)
-            except IllegalStepError:
-                pass
-            else:
-                yield declare
+        # the full check only where the cheap one passes (a refusal is costly to make)
+        for cls, (maybe, check) in listings:
+            if maybe(state, held):
+                step = cls(seat)  # type: ignore[call-arg]
+                try:
+                    check(state, step)
+                except IllegalStepError:
+                    continue
+                yield step
     if not state.preplay:
         return
+    rules = state.rules
     if rules.redeal_doubles_threshold is not None:
         for seat in range(state.players):
             if only is not None and seat != only:
