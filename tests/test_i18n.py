@@ -254,6 +254,45 @@ def test_the_check_catches_a_bad_catalogue(tmp_path: Path) -> None:
     assert any("stale" in p for p in problems)
 
 
+def test_update_writes_a_new_step_verb_and_appends_what_translators_lack(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new step class's verb: --update appends its English entry to the reference
+    and an untranslated, fuzzy one to the other catalogues (which --check then
+    refuses until it is translated); everything already there is left byte for
+    byte, and a second --update adds nothing."""
+    pytest.importorskip("babel")
+    sys.path.insert(0, str(ROOT / "tools"))
+    import shutil
+
+    import catalogues
+
+    folder = tmp_path / "locale"
+    shutil.copytree(ROOT / "src" / "remi_rules" / "locale", folder)
+    en, ro = (folder / lang / "LC_MESSAGES" / "remi_rules.po" for lang in ("en", "ro"))
+    before = {path: path.read_text(encoding="utf-8") for path in (en, ro)}
+    words = catalogues._step_words()
+    monkeypatch.setattr(catalogues, "PACKAGE_LOCALE", folder)
+    monkeypatch.setattr(catalogues, "_step_words", lambda: [*words, "knock_twice"])
+    assert any("word:knock_twice" in p for p in catalogues.step_word_problems(catalogues.read(en)))
+    catalogues.update([folder])
+    for path, text in before.items():
+        assert path.read_text(encoding="utf-8").startswith(text)
+    assert en.read_text(encoding="utf-8")[len(before[en]) :] == (
+        '\nmsgctxt "word:knock_twice"\nmsgid "knock twice"\nmsgstr "knock twice"\n'
+    )
+    assert ro.read_text(encoding="utf-8")[len(before[ro]) :] == (
+        '\n#, fuzzy\nmsgctxt "word:knock_twice"\nmsgid "knock twice"\nmsgstr ""\n'
+    )
+    assert not list(catalogues.step_word_problems(catalogues.read(en)))
+    assert any(
+        "word:knock_twice" in p for p in catalogues.catalogue_problems(ro, catalogues.read(en))
+    )
+    grown = {path: path.read_text(encoding="utf-8") for path in (en, ro)}
+    catalogues.update([folder])
+    assert {path: path.read_text(encoding="utf-8") for path in (en, ro)} == grown
+
+
 # -- a third language -----------------------------------------------------------------------
 
 

@@ -2,9 +2,10 @@
 
     python tools/catalogues.py --compile [DIR ...]   write each remi_rules.mo from its .po
     python tools/catalogues.py --check [DIR ...]     fail when a .mo is stale or an entry is bad
-    python tools/catalogues.py --update [DIR ...]    bring the other catalogues in line
-                                                     with the English one (new keys empty
-                                                     and fuzzy, changed msgids fuzzy)
+    python tools/catalogues.py --update [DIR ...]    add the verb of a new step class to
+                                                     the English catalogue, append the keys
+                                                     the others lack (empty and fuzzy) and
+                                                     name the entries whose English changed
 
 ``DIR`` is a locale folder (``<DIR>/<lang>/LC_MESSAGES/remi_rules.po``); the default
 is the package's, ``src/remi_rules/locale``.  The English catalogue of the package
@@ -22,7 +23,12 @@ catalogue.  ``--check`` (run by ``.ci/run``) fails when
 * a package catalogue's message contains a word of the other language's
   catalogue where its own has a different translation (a word-level check: a
   Romanian message with an English ``why`` left in, say);
-* an error code of :mod:`remi_rules.errors` has no entry.
+* an error code of :mod:`remi_rules.errors` has no entry, or a step class's verb
+  (its ``word``) no ``word:`` entry.
+
+The English entry of a step's verb is written by ``--update`` from the class
+(``word`` with spaces for underscores): adding a step type, a maintainer only
+translates its verb in the other catalogues.
 
 Only the English catalogue of the package is the reference; a folder given on the
 command line (a test catalogue) is checked for stale ``.mo``, placeholders and
@@ -41,7 +47,7 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE_LOCALE = ROOT / "src" / "remi_rules" / "locale"
@@ -209,6 +215,56 @@ def code_problems(reference: Catalog) -> Iterator[str]:
             yield f"{REFERENCE}: no entry for the error code {code.value}"
 
 
+def _step_words() -> list[str]:
+    """The verb of every step class (:data:`remi_rules.engine.STEP_TYPES`)."""
+    sys.path.insert(0, str(ROOT / "src"))
+    from remi_rules.engine import STEP_TYPES
+
+    return list(dict.fromkeys(cls.word for cls in STEP_TYPES))
+
+
+def step_word_problems(reference: Catalog) -> Iterator[str]:
+    """Every step class's verb needs a ``word:`` entry (``--update`` writes it)."""
+    have = _contexts(reference)
+    for word in _step_words():
+        if f"word:{word}" not in have:
+            yield f"{REFERENCE}: no entry for the verb of a step, word:{word} (--update)"
+
+
+def _po_string(text: str) -> str:
+    """``text`` as a .po string literal."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def _entry(message: Message, *, blank: bool) -> str:
+    """``message`` as .po text after a blank line; with ``blank``, untranslated and
+    fuzzy."""
+    lines = ["", *(["#, fuzzy"] if blank else [])]
+    lines.append(f"msgctxt {_po_string(message.context or '')}")
+    ids, forms = _ids(message), _forms(message)
+    lines.append(f"msgid {_po_string(ids[0])}")
+    if len(ids) > 1:
+        lines.append(f"msgid_plural {_po_string(ids[1])}")
+        lines += [f"msgstr[{k}] {_po_string('' if blank else f)}" for k, f in enumerate(forms)]
+    else:
+        lines.append(f"msgstr {_po_string('' if blank else forms[0])}")
+    return "\n".join(lines) + "\n"
+
+
+def add_step_words(path: Path) -> None:
+    """Append the English ``word:`` entry of each step verb the reference lacks (the
+    file is appended to, never rewritten)."""
+    have = _contexts(read(path))
+    missing = [w for w in _step_words() if f"word:{w}" not in have]
+    with path.open("a", encoding="utf-8") as fp:
+        for word in missing:
+            text = word.replace("_", " ")
+            fp.write(_entry(Message(text, text, context=f"word:{word}"), blank=False))
+    if missing:
+        print(f"updated {path}: {', '.join(missing)}")
+
+
 def check(folders: Iterable[Path]) -> list[str]:
     problems: list[str] = []
     reference_path = PACKAGE_LOCALE / REFERENCE / "LC_MESSAGES" / f"{DOMAIN}.po"
@@ -222,6 +278,7 @@ def check(folders: Iterable[Path]) -> list[str]:
         if package:
             problems += mixed_language_problems(catalogs)
             problems += code_problems(reference)
+            problems += step_word_problems(reference)
     return problems
 
 
@@ -236,32 +293,29 @@ def compile_all(folders: Iterable[Path]) -> None:
 
 
 def update(folders: Iterable[Path]) -> None:
-    reference = read(PACKAGE_LOCALE / REFERENCE / "LC_MESSAGES" / f"{DOMAIN}.po")
-    ref = [m for m in reference if m.id]
+    """Add the verbs of new step classes to the reference, append each key the other
+    catalogues lack (untranslated, fuzzy), and name the entries whose English
+    template changed (to translate again).  A catalogue is appended to, never
+    rewritten, so its layout stays as its translator wrote it."""
+    reference_path = PACKAGE_LOCALE / REFERENCE / "LC_MESSAGES" / f"{DOMAIN}.po"
+    add_step_words(reference_path)
+    ref = [m for m in read(reference_path) if m.id]
     for folder in folders:
         for path in po_files(folder):
-            if path.parent.parent.name == REFERENCE and folder == PACKAGE_LOCALE:
+            if path.resolve() == reference_path.resolve():
                 continue
-            catalog = read(path)
-            own = {m.context: m for m in catalog if m.id}
-            out = Catalog(
-                locale=catalog.locale, domain=DOMAIN, header_comment=catalog.header_comment
-            )
-            out.mime_headers = catalog.mime_headers
-            for message in ref:
-                old = own.get(message.context)
-                if old is not None and _ids(old) == _ids(message):
-                    out[message.id, message.context] = old
-                    continue
-                blank: str | tuple[str, ...] = (
-                    ("",) * out.num_plurals if isinstance(message.id, list | tuple) else ""
-                )
-                string_ = old.string if old is not None else blank
-                flags = {"fuzzy"} | set(message.flags)
-                out.add(message.id, string=string_, context=message.context, flags=flags)
-            with path.open("wb") as fp:
-                write_po(fp, out, width=96, sort_output=False, no_location=True)
-            print(f"updated {path}")
+            own = {m.context: m for m in read(path) if m.id}
+            added = [m for m in ref if m.context not in own]
+            with path.open("a", encoding="utf-8") as fp:
+                for message in added:
+                    fp.write(_entry(message, blank=True))
+            changed = [
+                m.context for m in ref if m.context in own and _ids(own[m.context]) != _ids(m)
+            ]
+            if added:
+                print(f"updated {path}: {len(added)} new entries to translate")
+            for context in changed:
+                print(f"{path}: {context}: the English template changed; translate it again")
 
 
 def main(argv: list[str] | None = None) -> int:
