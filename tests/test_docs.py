@@ -64,6 +64,37 @@ def test_docgen_check_mode_reports_a_stale_page(
     assert docgen.check_pages(tmp_path) == []
 
 
+def test_the_step_tables_are_up_to_date() -> None:
+    from remi_rules._step_tables import update_tables
+
+    for page in ("engine.md", "notation.md"):
+        assert not update_tables(DOCS / page, write=False), (
+            f"regenerate with: {docgen.STEP_TABLES_COMMAND}"
+        )
+
+
+def test_the_step_tables_show_every_step_class_and_catch_a_stale_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from remi_rules._step_tables import update_tables
+    from remi_rules.engine import STEP_TYPES
+
+    page = tmp_path / "page.md"
+    page.write_text("# Steps\n<!-- steps: words -->\nold\n<!-- /steps -->\nafter\n", "utf-8")
+    assert docgen.main(["--check", str(PRESETS), "--step-tables", str(page)]) == 1
+    assert "stale" in capsys.readouterr().out
+    assert docgen.main([str(PRESETS), "--step-tables", str(page)]) == 0
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith("# Steps\n<!-- steps: words -->\n| Step | English | Romanian |")
+    assert text.endswith("<!-- /steps -->\nafter\n")
+    assert all(f"| `{cls.__name__}` |" in text for cls in STEP_TYPES)
+    assert "| `OfferDoubles` | `seat 2: offer 7R` | `locul 2: oferă 7R` |" in text
+    assert not update_tables(page, write=False)
+    page.write_text("<!-- steps: nope -->\n<!-- /steps -->\n", "utf-8")
+    with pytest.raises(ValueError, match="nope"):
+        update_tables(page, write=False)
+
+
 def test_docgen_check_mode_reports_a_stale_index(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

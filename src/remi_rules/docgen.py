@@ -361,6 +361,9 @@ def write_pages(directory: Path) -> list[Path]:
 
 # -- the error codes (docs/api/error-codes.md) ------------------------------------------------
 
+STEP_TABLES_COMMAND: Final = (
+    "python -m remi_rules.docgen docs/presets --step-tables docs/engine.md docs/notation.md"
+)
 ERROR_CODES_COMMAND: Final = (
     "python -m remi_rules.docgen docs/presets --error-codes docs/api/error-codes.md"
 )
@@ -492,9 +495,9 @@ def write_error_codes_page(path: Path) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m remi_rules.docgen [--check] [DIRECTORY] [--error-codes FILE]``
-    (``DIRECTORY`` defaults to ``docs/presets``; the error codes page is generated or
-    checked only when ``--error-codes`` names it)."""
+    """``python -m remi_rules.docgen [--check] [DIRECTORY] [--error-codes FILE]
+    [--step-tables FILE ...]`` (``DIRECTORY`` defaults to ``docs/presets``; the error
+    codes page and the step tables are generated or checked only when named)."""
     parser = argparse.ArgumentParser(
         prog="python -m remi_rules.docgen",
         description="Generate (or check) the preset pages and their index from the Ruleset "
@@ -514,11 +517,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="also the error codes page (docs/api/error-codes.md)",
     )
     parser.add_argument(
+        "--step-tables",
+        type=Path,
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="also the step tables between the '<!-- steps: NAME -->' markers of these pages",
+    )
+    parser.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 and print a diff if stale"
     )
     args = parser.parse_args(argv)
     directory: Path = args.directory
     codes_page: Path | None = args.error_codes
+    if args.step_tables:
+        from ._step_tables import update_tables
+
+        for page in args.step_tables:
+            if update_tables(page, write=not args.check):
+                print(f"{'stale' if args.check else 'wrote'}: the step tables of {page}")
+                if args.check:
+                    print(f"run: {STEP_TABLES_COMMAND}", file=sys.stderr)
+                    return 1
     if args.check:
         status = 0
         diff = check_pages(directory)

@@ -130,7 +130,7 @@ class _Step:
 
 @attrs.frozen
 class Draw(_Step):
-    """Take the top tile of the stock (TURN-03 a)."""
+    """The take: the top tile of the stock (TURN-03 a)."""
 
     kind: ClassVar[str] = "draw"
     word: ClassVar[str] = "draw"
@@ -139,7 +139,9 @@ class Draw(_Step):
 
 @attrs.frozen
 class TakeLastDiscard(_Step):
-    """Take the last discard of the row; it must go into a new meld this turn (RUPE-01)."""
+    """The take: the last discard (RUPE-01, OPEN-06).
+
+    Take the last discard of the row; it must go into a new meld this turn (RUPE-01)."""
 
     kind: ClassVar[str] = "take_last_discard"
     word: ClassVar[str] = "take"
@@ -150,7 +152,9 @@ class TakeLastDiscard(_Step):
 
 @attrs.frozen
 class Rupere(_Step):
-    """Break the row at an older tile, ``index`` (0-based, oldest first), taking it and
+    """The take: break the row at an older tile (RUPE-03/04).
+
+    Break the row at an older tile, ``index`` (0-based, oldest first), taking it and
     every later discard (RUPE-03).  The last discard is :class:`TakeLastDiscard`."""
 
     kind: ClassVar[str] = "rupere"
@@ -165,7 +169,9 @@ class Rupere(_Step):
 
 @attrs.frozen
 class TakeAtu(_Step):
-    """Take the face-up atu (ATU-06): only to meld it and close in this turn."""
+    """The take: the face-up atu, to close (ATU-06).
+
+    Take the face-up atu (ATU-06): only to meld it and close in this turn."""
 
     kind: ClassVar[str] = "take_atu"
     word: ClassVar[str] = "take_atu"
@@ -176,7 +182,9 @@ class TakeAtu(_Step):
 
 @attrs.frozen
 class MeldTiles(_Step):
-    """Put a new meld on the table: rack tiles ``tiles`` in laid order (a run
+    """After the take: a new meld, its tiles in laid order (OPEN-*, TURN-05).
+
+    Put a new meld on the table: rack tiles ``tiles`` in laid order (a run
     ascending; where a joker sits fixes what it stands for, MELD-06)."""
 
     kind: ClassVar[str] = "meld"
@@ -208,7 +216,9 @@ def _end(end: object) -> object:
 
 @attrs.frozen
 class LayOff(_Step):
-    """Lay rack tile ``tile`` onto meld ``meld`` (its index on the table) at ``end``
+    """After the take: a tile laid off on a meld of the table (LIPI-*).
+
+    Lay rack tile ``tile`` onto meld ``meld`` (its index on the table) at ``end``
     (LIPI-01/02); ``end`` may be omitted where only one end fits."""
 
     kind: ClassVar[str] = "lay_off"
@@ -229,7 +239,9 @@ class LayOff(_Step):
 
 @attrs.frozen
 class SwapJoker(_Step):
-    """Put rack tile ``tile`` in the place of joker ``joker`` in meld ``meld`` and take
+    """After the take: a joker of the table swapped for its tile (JOLY-*).
+
+    Put rack tile ``tile`` in the place of joker ``joker`` in meld ``meld`` and take
     the joker (JOLY-01)."""
 
     kind: ClassVar[str] = "swap_joker"
@@ -243,7 +255,9 @@ class SwapJoker(_Step):
 
 @attrs.frozen
 class Discard(_Step):
-    """End the turn by putting rack tile ``tile`` at the end of the row (TURN-06); in
+    """Ends the turn; the last tile closes in ``discard`` mode (TURN-06, CLOSE-01).
+
+    End the turn by putting rack tile ``tile`` at the end of the row (TURN-06); in
     ``discard`` closing mode, discarding the last tile closes (CLOSE-01)."""
 
     kind: ClassVar[str] = "discard"
@@ -253,7 +267,9 @@ class Discard(_Step):
 
 @attrs.frozen
 class Close(_Step):
-    """Close the round with ``tile``, the last tile on the rack: discarded in
+    """Closes with the last tile, discarded or kept in ``keep`` mode (CLOSE-01/02).
+
+    Close the round with ``tile``, the last tile on the rack: discarded in
     ``discard`` mode (CLOSE-01), kept in ``keep`` mode (CLOSE-02)."""
 
     kind: ClassVar[str] = "close"
@@ -263,7 +279,10 @@ class Close(_Step):
 
 @attrs.frozen
 class AnnounceFewTiles(_Step):
-    """Seat ``seat`` announces that he holds few tiles (ANNOUNCE-01/02)."""
+    """Out of turn, after one's discard, with ``announce_threshold`` tiles or fewer
+    (ANNOUNCE-*).
+
+    Seat ``seat`` announces that he holds few tiles (ANNOUNCE-01/02)."""
 
     kind: ClassVar[str] = "announce_few_tiles"
     word: ClassVar[str] = "announce"
@@ -274,7 +293,10 @@ class AnnounceFewTiles(_Step):
 
 @attrs.frozen
 class AnnounceAtu(_Step):
-    """Seat ``seat`` announces that he holds the atu's twin (ATU-02, ATU-03)."""
+    """Out of turn, holding the atu's twin; before one's first take under ``announce_at_start``
+    (ATU-02/03).
+
+    Seat ``seat`` announces that he holds the atu's twin (ATU-02, ATU-03)."""
 
     kind: ClassVar[str] = "announce_atu"
     word: ClassVar[str] = "announce_atu"
@@ -285,7 +307,9 @@ class AnnounceAtu(_Step):
 
 @attrs.frozen
 class DeclarePeTabla(_Step):
-    """Seat ``seat`` declares that he plays pe tablă (CLOSE-06)."""
+    """Out of turn, until the starter's second turn begins (CLOSE-06).
+
+    Seat ``seat`` declares that he plays pe tablă (CLOSE-06)."""
 
     kind: ClassVar[str] = "declare_pe_tabla"
     word: ClassVar[str] = "pe_tabla"
@@ -296,7 +320,10 @@ class DeclarePeTabla(_Step):
 
 @attrs.frozen
 class OfferDoubles(_Step):
-    """Seat ``seat`` offers a double for a blind exchange (DUBLE-03): ``tile`` is the
+    """Before the first discard: offers a double, the table learning only its class
+    (DUBLE-02/03).
+
+    Seat ``seat`` offers a double for a blind exchange (DUBLE-03): ``tile`` is the
     tile of its double it would give (both copies under the ``pair`` unit).  The table
     learns the seat and the double's class (small, big or key, DUBLE-02), not the
     tile; another seat takes it up with :class:`AcceptDoubles`.  A seat has one offer
@@ -314,7 +341,10 @@ class OfferDoubles(_Step):
 
 @attrs.frozen
 class AcceptDoubles(_Step):
-    """Seat ``seat`` takes up seat ``offer``'s open offer with ``tile``, a tile of its
+    """Before the first discard: takes up another seat's offer with a double of one's own; the
+    engine exchanges the tiles (DUBLE-03/04).
+
+    Seat ``seat`` takes up seat ``offer``'s open offer with ``tile``, a tile of its
     own double (of the same class where ``doubles_exchange_same_class``): the engine
     exchanges the offered tile and ``tile`` (or both pairs, under the ``pair`` unit),
     and only those two seats see which tiles moved.  Each seat names only its own tile."""
@@ -334,7 +364,9 @@ class AcceptDoubles(_Step):
 
 @attrs.frozen
 class DemandRedeal(_Step):
-    """Seat ``seat`` voids the deal with enough doubles (DUBLE-05): reshuffle, deal again."""
+    """Before the first discard, with ``redeal_doubles_threshold`` doubles (DUBLE-05).
+
+    Seat ``seat`` voids the deal with enough doubles (DUBLE-05): reshuffle, deal again."""
 
     kind: ClassVar[str] = "demand_redeal"
     word: ClassVar[str] = "redeal"
@@ -344,7 +376,7 @@ class DemandRedeal(_Step):
 
 @attrs.frozen
 class Undo(_Step):
-    """Take back the last step of the pending turn."""
+    """Takes back the last step of the pending turn."""
 
     kind: ClassVar[str] = "undo"
     word: ClassVar[str] = "undo"
