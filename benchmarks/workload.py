@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Callable
 
 from remi_rules import variants
 from remi_rules.engine import Game
@@ -55,8 +56,12 @@ def solver() -> int:
     return calls
 
 
+def _none() -> int:
+    return 0
+
+
 def main(argv: list[str]) -> int:
-    jobs = {"engine": engine, "solver": solver, "none": lambda: 0}
+    jobs: dict[str, Callable[[], int]] = {"engine": engine, "solver": solver, "none": _none}
     if len(argv) != 1 or argv[0] not in jobs:
         print("usage: python benchmarks/workload.py engine|solver|none", file=sys.stderr)
         return 2
