@@ -1,4 +1,5 @@
-"""The step tables of the docs (docs/engine.md, docs/notation.md), made from the step
+"""The step tables of the docs (docs/engine.md, docs/notation.md, and the links of
+docs/api/engine/index.md), made from the step
 classes: each class's summary (the first paragraph of its docstring) and its notation
 in every language of the catalogues, so that a new step class is in the docs without
 an edit there.  :mod:`remi_rules.docgen` writes them between the marker lines
@@ -82,9 +83,16 @@ def words_table() -> str:
     return "\n".join(rows) + "\n"
 
 
+def api_links() -> str:
+    """A link to each step class's API entry (docs/api/engine/index.md)."""
+    links = [f"[`{c.__name__}`][remi_rules.engine.steps.{c.__name__}]" for c in STEP_TYPES]
+    return ",\n".join(links) + ",\n"
+
+
 TABLES: Final[dict[str, Callable[[], str]]] = {
     "turn_model": turn_model_table,
     "words": words_table,
+    "api_links": api_links,
 }
 """The tables by the name their marker line gives."""
 

@@ -362,7 +362,8 @@ def write_pages(directory: Path) -> list[Path]:
 # -- the error codes (docs/api/error-codes.md) ------------------------------------------------
 
 STEP_TABLES_COMMAND: Final = (
-    "python -m remi_rules.docgen docs/presets --step-tables docs/engine.md docs/notation.md"
+    "python -m remi_rules.docgen docs/presets --step-tables docs/engine.md docs/notation.md "
+    "docs/api/engine/index.md"
 )
 ERROR_CODES_COMMAND: Final = (
     "python -m remi_rules.docgen docs/presets --error-codes docs/api/error-codes.md"
