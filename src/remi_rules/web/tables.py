@@ -121,6 +121,8 @@ class Table:
         self._kick = asyncio.Event()
         self._runner: asyncio.Task[None] | None = None
         self.failed: str | None = None
+        self._match_key: tuple[int, bool] | None = None
+        self._match_value: dict[str, Any] = {}
 
     # -- who is who -------------------------------------------------------------------------
 
@@ -194,9 +196,11 @@ class Table:
             "tiles": tile_table(),
         }
 
-    def update(self, client: Client) -> dict[str, Any]:
+    def update(self, client: Client, shared: dict[str, Any] | None = None) -> dict[str, Any]:
         """What ``client`` has not been sent yet: the whole state of the round (view,
-        legal steps, melds, match) and the events and log lines that are new to it."""
+        legal steps, melds, match) and the events and log lines that are new to it.
+        ``shared``: a dict kept for one broadcast, where the parts that are the same
+        for every connection in a language are computed once."""
         match = self.match
         game = match.game
         rnd = len(match.games) - 1
@@ -229,30 +233,63 @@ class Table:
                         "finishable": flag,
                     }
                 )
-        result = game.result()
+        common = self._common(client.lang, {} if shared is None else shared)
         return {
             "type": "update",
             "fresh": fresh,
             "round": rnd + 1,
             "view": view_data,
             "legal": legal,
-            "melds": melds(game, client.lang),
-            "tiles_text": [
-                i18n.counted("tiles", len(s.rack), client.lang) for s in game.state.seats
-            ],
+            "melds": common["melds"],
+            "tiles_text": common["tiles_text"],
             "events": new_events,
             "log": new_log,
-            "result": None if result is None else serde.dump_result(result),
-            "match": {
-                "round": rnd + 1,
-                "rounds": self.planned_rounds,
-                "totals": list(match.totals),
-                "over": match.over,
-                "winners": list(match.winners) if match.over else [],
-            },
-            "connected": sorted({c.seat for c in self.clients if c.seat is not None}),
+            "result": common["result"],
+            "match": common["match"],
+            "connected": common["connected"],
             "failed": self.failed,
         }
+
+    def _common(self, lang: str, shared: dict[str, Any]) -> dict[str, Any]:
+        """The parts of an update that are the same for every connection in ``lang``,
+        computed once per broadcast (``shared``); the match's totals once per round
+        and once more when it ends (they change only then)."""
+        common: dict[str, Any] | None = shared.get(lang)
+        if common is not None:
+            return common
+        game = self.match.game
+        if "result" not in shared:
+            result = game.result()
+            shared["result"] = None if result is None else serde.dump_result(result)
+            shared["match"] = self._match_part()
+            shared["connected"] = sorted({c.seat for c in self.clients if c.seat is not None})
+        common = {
+            "melds": melds(game, lang),
+            "tiles_text": [i18n.counted("tiles", len(s.rack), lang) for s in game.state.seats],
+            "result": shared["result"],
+            "match": shared["match"],
+            "connected": shared["connected"],
+        }
+        shared[lang] = common
+        return common
+
+    def _match_part(self) -> dict[str, Any]:
+        """The update's ``match``: ``Match.totals`` scores every finished round again,
+        so it is asked once each time the number of rounds or the current round's end
+        changes (a finished round's result never changes)."""
+        match = self.match
+        key = (len(match.games), match.game.over)
+        if self._match_key != key:
+            over = match.over
+            self._match_key = key
+            self._match_value = {
+                "round": key[0],
+                "rounds": self.planned_rounds,
+                "totals": list(match.totals),
+                "over": over,
+                "winners": list(match.winners) if over else [],
+            }
+        return self._match_value
 
     def _log_line(self, line: dict[str, Any], seat: int | None, lang: str) -> dict[str, Any]:
         seen = line["seen"]
@@ -263,8 +300,26 @@ class Table:
     def broadcast(self) -> None:
         """Queue an update for every connection (called with the lock held, so every
         connection gets the updates in the order the steps were made)."""
+        shared: dict[str, Any] = {}
         for client in list(self.clients):
-            client.put(self.update(client))
+            client.put(self.update(client, shared))
+
+    async def publish(self, first: Client) -> None:
+        """:meth:`broadcast` after ``first``'s own message: its update is queued first,
+        and its writer may send it before the others' updates are made (the loop runs
+        once in between; the lock is still held, so no connection's order changes)."""
+        shared: dict[str, Any] = {}
+        others = [c for c in self.clients if c is not first]
+        if first in self.clients:
+            first.put(self.update(first, shared))
+            try:
+                await asyncio.sleep(0)
+            finally:  # even when cancelled there: everyone is told
+                for client in others:
+                    client.put(self.update(client, shared))
+        else:
+            for client in others:
+                client.put(self.update(client, shared))
 
     # -- steps --------------------------------------------------------------------------------
 
@@ -331,7 +386,7 @@ class Table:
                 client.put({"type": "refused", "error": serde.dump_error(err, client.lang)})
                 return
             self.save()
-            self.broadcast()
+            await self.publish(client)
         self.kick()
 
     async def ask_hint(self, client: Client) -> None:
@@ -376,7 +431,7 @@ class Table:
             self.log.append([])
             self.react()
             self.save()
-            self.broadcast()
+            await self.publish(client)
         self.kick()
 
     # -- the bots -------------------------------------------------------------------------------
