@@ -49,8 +49,10 @@ class Server:
     """``remi-rules serve`` in its own process (``traced``: bench_web_trace.py's hooked
     server, whose trace :meth:`trace` collects); its stderr goes to a file in ``tmp``."""
 
-    def __init__(self, port: int, tmp: Path, *, traced: bool, options: list[str]) -> None:
-        env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    def __init__(
+        self, port: int, tmp: Path, *, traced: bool, options: list[str], src: Path
+    ) -> None:
+        env = {**os.environ, "PYTHONPATH": str(src)}
         self.trace_file = tmp / "trace.json" if traced else None
         if self.trace_file is not None:
             command = [str(Path(__file__).with_name("bench_web_trace.py")), str(port)]
@@ -416,6 +418,17 @@ def main() -> None:
         "latency into where it was spent",
     )
     parser.add_argument(
+        "--state-dir",
+        action="store_true",
+        help="serve with --state-dir (a temporary folder): every step written to disk",
+    )
+    parser.add_argument(
+        "--src",
+        type=Path,
+        default=Path(__file__).parents[1] / "src",
+        help="the source tree the server runs (default: this checkout's), to compare two",
+    )
+    parser.add_argument(
         "--serve-option",
         dest="serve_options",
         action="append",
@@ -430,7 +443,10 @@ def main() -> None:
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="bench_web.") as tmp:
-        server = Server(port, Path(tmp), traced=args.trace, options=args.serve_options)
+        options = list(args.serve_options)
+        if args.state_dir:
+            options += ["--state-dir", str(Path(tmp) / "state")]
+        server = Server(port, Path(tmp), traced=args.trace, options=options, src=args.src)
         try:
             server.wait_ready(url)
             result = asyncio.run(_run(args, url, server))

@@ -121,6 +121,8 @@ class Table:
         self._kick = asyncio.Event()
         self._runner: asyncio.Task[None] | None = None
         self.failed: str | None = None
+        self._saver: asyncio.Task[None] | None = None
+        self._dirty = False
         self._match_key: tuple[int, bool] | None = None
         self._match_value: dict[str, Any] = {}
 
@@ -174,12 +176,51 @@ class Table:
             "rules": self.stored_rules,
             "seed": self.seed,
             "match": serde.dump_match(self.match),
-            "log": self.log,
+            # the lists of the log as they are now (a round's list grows in place)
+            "log": [list(lines) for lines in self.log],
         }
 
     def save(self) -> None:
+        """Write the table to the state folder now (atomically: :meth:`Store.save`)."""
         if self.store is not None:
             self.store.save(self.id, self.document())
+
+    def save_soon(self) -> None:
+        """Have the table written to the state folder (:meth:`Store.save`, atomically)
+        by its saver, a task that writes in a worker thread (the JSON text, the file,
+        its ``fsync``) while the other tables go on.  The saver takes the table as it
+        is when it starts a file (under the lock, so at a step's boundary), and writes
+        one file at a time: a table's files come in the order of its steps, and when
+        steps come faster than the disk writes, one file carries them all."""
+        if self.store is None:
+            return
+        self._dirty = True
+        if self._saver is None or self._saver.done():
+            self._saver = asyncio.get_running_loop().create_task(self._save_all())
+
+    async def _save_all(self) -> None:
+        assert self.store is not None
+        loop = asyncio.get_running_loop()
+        while self._dirty:
+            async with self.lock:
+                self._dirty = False
+                document = self.document()
+            try:
+                await loop.run_in_executor(None, self.store.save, self.id, document)
+            except Exception:  # the next step tries again
+                log.exception("table %s: not saved", self.id)
+
+    async def flush(self) -> None:
+        """Wait until the table's last step is in its file (or its saver failed: it
+        logs why)."""
+        if self._saver is not None:
+            await asyncio.wait({self._saver})
+
+    async def commit(self, first: Client | None) -> None:
+        """After a step (the lock held): the table to be saved (:meth:`save_soon`) and
+        every connection told (:meth:`publish`, ``first``'s update first)."""
+        self.save_soon()
+        await self.publish(first)
 
     # -- messages out ---------------------------------------------------------------------------
 
@@ -304,13 +345,13 @@ class Table:
         for client in list(self.clients):
             client.put(self.update(client, shared))
 
-    async def publish(self, first: Client) -> None:
+    async def publish(self, first: Client | None) -> None:
         """:meth:`broadcast` after ``first``'s own message: its update is queued first,
         and its writer may send it before the others' updates are made (the loop runs
         once in between; the lock is still held, so no connection's order changes)."""
         shared: dict[str, Any] = {}
         others = [c for c in self.clients if c is not first]
-        if first in self.clients:
+        if first is not None and first in self.clients:
             first.put(self.update(first, shared))
             try:
                 await asyncio.sleep(0)
@@ -385,8 +426,7 @@ class Table:
             except RemiError as err:
                 client.put({"type": "refused", "error": serde.dump_error(err, client.lang)})
                 return
-            self.save()
-            await self.publish(client)
+            await self.commit(client)
         self.kick()
 
     async def ask_hint(self, client: Client) -> None:
@@ -430,8 +470,7 @@ class Table:
                 return
             self.log.append([])
             self.react()
-            self.save()
-            await self.publish(client)
+            await self.commit(client)
         self.kick()
 
     # -- the bots -------------------------------------------------------------------------------
@@ -481,16 +520,16 @@ class Table:
                 self.failed = f"{err.code.value}: {err.message('en')}"
                 log.error("table %s: bot failed: %s", self.id, self.failed)
                 acted = True
-            finally:  # also when cancelled while a bot thinks: what was done is kept
-                if acted:
-                    self.save()
-                    self.broadcast()
+            if acted:
+                await self.commit(None)
             return acted and not self.failed
 
     async def stop(self) -> None:
+        """Stop the bots, wait for a file being written, close the connections."""
         if self._runner is not None:
             self._runner.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._runner
+        await self.flush()
         for client in list(self.clients):
             client.close()
