@@ -279,6 +279,7 @@ async def _phase(
     # to divide a core by for the rate one process can hold
     out["server_cpu_ms_per_step"] = round(used * 1000 / stats.steps, 2) if stats.steps else None
     out["client_cpu"] = round((time.process_time() - own) / seconds, 2)
+    out["sent_together_p50"] = _together(sorted(t[2] for t in stats.timed))
     out["client_loop_lag_ms"] = _quantiles(stats.lags)
     out["load_average"] = os.getloadavg()[0]
     traced = server.trace()
@@ -295,6 +296,19 @@ async def _ticker(lags: list[float]) -> None:
         t = time.monotonic()
         await asyncio.sleep(0.005)
         lags.append((time.monotonic() - t - 0.005) * 1000)
+
+
+def _together(sent: list[float], window: float = 0.010) -> int | None:
+    """How bursty the offered load was: the median number of other steps sent within
+    ``window`` seconds of a step (about ``2 * window * steps/s`` when the tables' slots
+    are spread, about the number of tables when they are --aligned)."""
+    if not sent:
+        return None
+    near = [
+        bisect.bisect_right(sent, t + window) - bisect.bisect_left(sent, t - window) - 1
+        for t in sent
+    ]
+    return sorted(near)[len(near) // 2]
 
 
 def _quantiles(values: list[float]) -> dict[str, float | int] | None:
