@@ -70,9 +70,9 @@ def tune_gc() -> None:
     (the modules, the tables of the state folder) is frozen out of every later
     collection (:func:`gc.freeze`), and a full collection waits for
     :data:`GC_THRESHOLD_OLDEST` collections of the middle generation instead of 10.
-    A full collection of a server's heap stops every table for 50–90 ms (50 tables a
-    minute into bench_web.py, 100,000 objects); with this it comes about once every
-    35,000 steps instead of every 420, and the young collections stay under 3 ms."""
+    A full collection stops every table, longer as the heap grows (82 ms at 50 tables
+    6,000 steps into ``benchmarks/bench_web_gc.py``) and came every 430 steps; with
+    this, none in those 6,000 steps, and no pause over 3 ms."""
     gc.collect()
     gc.freeze()
     young, middle, _ = gc.get_threshold()
