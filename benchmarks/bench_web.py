@@ -358,6 +358,11 @@ def _attribute(
     rows.sort(key=lambda r: r["client_got"] - r["client_sent"])
     tail = rows[-max(1, len(rows) // 100) :]
     out: dict[str, Any] = {"matched": len(rows)}
+    inside = sorted((r["sent"] - r["recv"]) * 1000 for r in rows)  # the server's own part
+    out["server"] = {
+        "p50": round(inside[len(inside) // 2], 2),
+        "p99": round(inside[min(len(inside) - 1, int(len(inside) * 0.99))], 2),
+    }
     for name, a, b in SEGMENTS:
         ms = sorted((r[b] - r[a]) * 1000 for r in rows)
         out[name] = {
