@@ -31,9 +31,9 @@ from remi_rules.web.specs import TableSpec
 from remi_rules.web.tables import Client, Table
 
 
-def _choose(table: Table) -> tuple[int, dict[str, Any]]:
-    """The seat to move and its step: draw, else discard, else the first that lets
-    the turn end (as bench_web.py's clients)."""
+def mover_step(table: Table) -> tuple[int, dict[str, Any]]:
+    """The seat to move and a step of it: draw, else discard, else the first that
+    lets the turn end (as bench_web.py's clients choose)."""
     game = table.match.game
     seat = game.state.current
     steps = [serde.dump_step(s) for s in game.legal_steps(seat, finishable=True)]
@@ -67,7 +67,7 @@ async def _play(tables: int, steps: int) -> dict[str, Any]:
             if table.match.game.over:
                 await table.next_round(sender)
             else:
-                seat, step = _choose(table)
+                seat, step = mover_step(table)
                 await table.step(next(c for c in table.clients if c.seat == seat), step)
                 done += 1
             for client in table.clients:

@@ -18,11 +18,13 @@ from remi_rules import serde
 
 require("starlette")
 
+from bench_web_gc import mover_step  # noqa: E402
+
 from remi_rules.web.app import GC_THRESHOLD_OLDEST, tune_gc  # noqa: E402
 from remi_rules.web.registry import Registry  # noqa: E402
 from remi_rules.web.specs import TableSpec  # noqa: E402
 from remi_rules.web.store import Store  # noqa: E402
-from remi_rules.web.tables import Client, Table  # noqa: E402
+from remi_rules.web.tables import Client  # noqa: E402
 
 ORDER: list[Client] = []
 
@@ -35,18 +37,6 @@ class Recording(Client):
         if message.get("type") == "update":
             ORDER.append(self)
         super().put(message)
-
-
-def _mover_step(table: Table) -> tuple[int, dict[str, Any]]:
-    """The seat to move and a step of it that lets its turn end (draw, else discard)."""
-    game = table.match.game
-    seat = game.state.current
-    steps = [serde.dump_step(s) for s in game.legal_steps(seat, finishable=True)]
-    for kind in ("draw", "discard"):
-        for step in steps:
-            if step["kind"] == kind:
-                return seat, step
-    return seat, next(s for s in steps if s["kind"] != "undo")
 
 
 def _drain(client: Client) -> list[dict[str, Any]]:
@@ -68,7 +58,7 @@ def test_a_steps_updates_go_to_the_sender_first_each_as_if_sent_alone() -> None:
         for client in clients:
             _drain(client)
         for _ in range(6):
-            seat, step = _mover_step(table)
+            seat, step = mover_step(table)
             sender = next(c for c in clients if c.seat == seat)
             twins = [attrs.evolve(c) for c in clients]  # the same counters, own queues
             ORDER.clear()
@@ -108,7 +98,7 @@ def test_steps_faster_than_the_disk_are_saved_in_their_order_in_fewer_files(
 
     async def play() -> None:
         for _ in range(8):
-            seat, step = _mover_step(table)
+            seat, step = mover_step(table)
             # each step is answered while the disk still holds the first file
             await asyncio.wait_for(table.step(clients[seat], step), 10)
         store.go.set()
