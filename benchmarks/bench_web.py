@@ -3,7 +3,8 @@
 Usage::
 
     nice python benchmarks/bench_web.py [--tables 50] [--rate 2] [--seconds 60]
-                                        [--ramp 4,8,16] [--ramp-seconds 15]
+                                        [--ramp 4,8,16] [--ramp-seconds 15] [--search 3]
+                                        [--aligned] [--trace] [--state-dir] [--src DIR]
 
 Starts ``remi-rules serve`` in its own process on a free loopback port, creates
 ``--tables`` tables of four people through the lobby's API, and opens four WebSocket
@@ -16,10 +17,18 @@ refusal, counted as an error).  Reported after ``--seconds``: the steps a second
 made, p50/p99 latency, the errors (refusals, closed connections), the server's CPU
 (cores used, and milliseconds of CPU per step) and the machine's load average.
 
-Then ``--ramp``: the same tables at each rate a table of the list (each phase
-``--ramp-seconds``), stopping at the first whose p99 is 100 ms or more; the highest
-offered rate whose p99 stays under 100 ms is reported.  Every loop is bounded in
-time and the server is stopped at the end.  The last line printed is one JSON object.
+The tables' slots are spread evenly over each period (``--aligned``: every table's
+at the same moments).  ``--trace`` runs the server with timestamps
+(bench_web_trace.py) and cuts each step's latency into where it went;
+``--state-dir`` serves with a state folder; ``--src`` names the source tree the server
+runs (to compare two); the clients' CPU and how bursty the load was are reported too.
+
+Then the highest offered rate one server process holds (no error, p99 under 100 ms):
+if the main rate is held, ``--ramp`` tries each rate a table of its list in turn
+(each phase ``--ramp-seconds``) up to the first not held; then ``--search`` phases
+halve the gap between the highest rate held and the lowest not held (from zero when
+even the main rate is not held).  Every loop is bounded in time and the server is
+stopped at the end.  The last line printed is one JSON object.
 """
 
 from __future__ import annotations
@@ -373,6 +382,12 @@ def _attribute(
     return out
 
 
+def _holds(phase: dict[str, Any]) -> bool:
+    """No error, and p99 under the target."""
+    p99 = phase["p99_ms"]
+    return p99 is not None and p99 < TARGET_P99_MS and not phase["errors"]
+
+
 async def _run(args: argparse.Namespace, url: str, server: Server) -> dict[str, Any]:
     stats = Stats()
     loads = []
@@ -390,19 +405,33 @@ async def _run(args: argparse.Namespace, url: str, server: Server) -> dict[str, 
         }
         print(json.dumps({"phase": "main", **result["main"]}), flush=True)
         ramp: list[dict[str, Any]] = []
-        best = None
-        main = result["main"]
-        if main["p99_ms"] is not None and main["p99_ms"] < TARGET_P99_MS and not main["errors"]:
-            best = main["offered_per_s"]
-        for rate in args.ramp:
+        best, worst = (args.rate, None) if _holds(result["main"]) else (None, args.rate)
+        for rate in args.ramp if best is not None else ():
             phase = await _phase(
                 loads, stats, rate, args.ramp_seconds, server, aligned=args.aligned
             )
             print(json.dumps({"phase": "ramp", **phase}), flush=True)
             ramp.append(phase)
-            if phase["p99_ms"] is None or phase["p99_ms"] >= TARGET_P99_MS or phase["errors"]:
+            if not _holds(phase):
+                worst = rate
                 break
-            best = phase["offered_per_s"]
+            best = rate
+        # then halve the gap between the highest rate held and the lowest not held
+        # (from below the main rate when even that one was not held)
+        for _ in range(args.search):
+            if worst is None:
+                break
+            rate = round(((best or 0.0) + worst) / 2, 3)
+            phase = await _phase(
+                loads, stats, rate, args.ramp_seconds, server, aligned=args.aligned
+            )
+            print(json.dumps({"phase": "search", **phase}), flush=True)
+            ramp.append(phase)
+            if _holds(phase):
+                best = rate
+            else:
+                worst = rate
+        best = None if best is None else round(best * len(loads), 1)
         result["ramp"] = ramp
         result["highest_offered_per_s_under_100ms"] = best
         return result
@@ -424,6 +453,12 @@ def main() -> None:
         help="rates per table to try after",
     )
     parser.add_argument("--ramp-seconds", type=float, default=15.0)
+    parser.add_argument(
+        "--search",
+        type=int,
+        default=3,
+        help="phases halving the gap between the highest rate held and the lowest not",
+    )
     parser.add_argument(
         "--aligned",
         action="store_true",
@@ -455,9 +490,16 @@ def main() -> None:
         help="one more argument for remi-rules serve (repeatable)",
     )
     args = parser.parse_args()
-    if not 1 <= args.tables <= 500 or not 0 < args.rate <= 18 or args.seconds > 600:
+    rates = [args.rate, *args.ramp]
+    if (
+        not 1 <= args.tables <= 500
+        or not all(0 < r <= 18 for r in rates)
+        or args.seconds > 600
+        or not 0 <= args.search <= 10
+    ):
         parser.error(
-            "--tables 1..500, --rate up to 18 (the per-connection limit), --seconds <= 600"
+            "--tables 1..500, rates up to 18 (the per-connection limit), --seconds <= 600,"
+            " --search 0..10"
         )
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
