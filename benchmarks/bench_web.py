@@ -3,7 +3,8 @@
 Usage::
 
     nice python benchmarks/bench_web.py [--tables 50] [--rate 2] [--seconds 60]
-                                        [--ramp 4,8,16] [--ramp-seconds 15]
+                                        [--ramp 4,8,16] [--ramp-seconds 15] [--search 3]
+                                        [--aligned] [--trace] [--state-dir] [--src DIR]
 
 Starts ``remi-rules serve`` in its own process on a free loopback port, creates
 ``--tables`` tables of four people through the lobby's API, and opens four WebSocket
@@ -16,30 +17,103 @@ refusal, counted as an error).  Reported after ``--seconds``: the steps a second
 made, p50/p99 latency, the errors (refusals, closed connections), the server's CPU
 (cores used, and milliseconds of CPU per step) and the machine's load average.
 
-Then ``--ramp``: the same tables at each rate a table of the list (each phase
-``--ramp-seconds``), stopping at the first whose p99 is 100 ms or more; the highest
-offered rate whose p99 stays under 100 ms is reported.  Every loop is bounded in
-time and the server is stopped at the end.  The last line printed is one JSON object.
+The tables' slots are spread evenly over each period (``--aligned``: every table's
+at the same moments).  ``--trace`` runs the server with timestamps
+(bench_web_trace.py) and cuts each step's latency into where it went;
+``--state-dir`` serves with a state folder; ``--src`` names the source tree the server
+runs (to compare two); the clients' CPU and how bursty the load was are reported too.
+
+Then the highest offered rate one server process holds (no error, p99 under 100 ms):
+if the main rate is held, ``--ramp`` tries each rate a table of its list in turn
+(each phase ``--ramp-seconds``) up to the first not held; then ``--search`` phases
+halve the gap between the highest rate held and the lowest not held (from zero when
+even the main rate is not held).  Every loop is bounded in time and the server is
+stopped at the end.  The last line printed is one JSON object.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import json
 import os
+import signal
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import websockets
 
 TARGET_P99_MS = 100.0
+
+
+class Server:
+    """``remi-rules serve`` in its own process (``traced``: bench_web_trace.py's hooked
+    server, whose trace :meth:`trace` collects); its stderr goes to a file in ``tmp``."""
+
+    def __init__(
+        self, port: int, tmp: Path, *, traced: bool, options: list[str], src: Path
+    ) -> None:
+        env = {**os.environ, "PYTHONPATH": str(src)}
+        self.trace_file = tmp / "trace.json" if traced else None
+        if self.trace_file is not None:
+            command = [str(Path(__file__).with_name("bench_web_trace.py")), str(port)]
+            command.append(str(self.trace_file))
+        else:
+            command = ["-m", "remi_rules", "serve", "--port", str(port)]
+        self.stderr = (tmp / "server.err").open("w")
+        self.process = subprocess.Popen(
+            [sys.executable, *command, "--bot-delay", "0", *options],
+            stdout=subprocess.DEVNULL,
+            stderr=self.stderr,
+            env=env,
+            # its own session: the kernel shares the CPU between sessions first, so
+            # the clients do not take the server's share
+            start_new_session=True,
+        )
+        self.pid = self.process.pid
+
+    def wait_ready(self, url: str) -> None:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/api/config", timeout=2).read()
+                return
+            except OSError:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    raise
+                time.sleep(0.1)
+
+    def trace(self) -> dict[str, Any] | None:
+        """What the traced server recorded since the last call (None: not traced)."""
+        if self.trace_file is None:
+            return None
+        self.trace_file.unlink(missing_ok=True)
+        os.kill(self.pid, signal.SIGUSR1)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                data: dict[str, Any] = json.loads(self.trace_file.read_text())
+                return data
+            except (OSError, ValueError):
+                time.sleep(0.05)
+        return None
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.stderr.close()
 
 
 def _free_port() -> int:
@@ -60,6 +134,8 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.timed: list[tuple[str, int, float, float]] = []  # table, seat, sent, received
+        self.lags: list[float] = []
         self.steps = 0
         self.refusals = 0
         self.closed = 0
@@ -67,6 +143,8 @@ class Stats:
 
     def reset(self) -> None:
         self.latencies.clear()
+        self.timed.clear()
+        self.lags.clear()
         self.steps = self.refusals = self.closed = 0
 
 
@@ -117,7 +195,9 @@ class TableLoad:
                     my_lines += mine
                     if mine and sent_at is not None:
                         if self.stats.measuring:
-                            self.stats.latencies.append((time.monotonic() - sent_at) * 1000)
+                            now = time.monotonic()
+                            self.stats.latencies.append((now - sent_at) * 1000)
+                            self.stats.timed.append((self.table, seat, sent_at, now))
                             self.stats.steps += 1
                         sent_at = None
                     latest = message
@@ -136,7 +216,9 @@ class TableLoad:
 
 
 def _choose(update: dict[str, Any], seat: int) -> dict[str, Any] | None:
-    """Draw, else discard the first tile listed; the next round once one is over."""
+    """Draw, else discard the first tile listed, else the first legal step that lets
+    the turn end (a take the rules require, then the meld it requires); the next
+    round once one is over."""
     if update["result"] is not None:
         if update["match"]["over"] or update["view"]["starter"] is None:
             return None
@@ -149,6 +231,9 @@ def _choose(update: dict[str, Any], seat: int) -> dict[str, Any] | None:
     for kind in ("draw", "discard"):
         if kind in kinds:
             return {"type": "step", "step": kinds[kind]}
+    for entry in update["legal"]:
+        if entry["finishable"] is not False and entry["step"]["kind"] != "undo":
+            return {"type": "step", "step": entry["step"]}
     return None
 
 
@@ -172,30 +257,138 @@ def _cpu_seconds(pid: int) -> float:
 
 
 async def _phase(
-    loads: list[TableLoad], stats: Stats, rate: float, seconds: float, pid: int
+    loads: list[TableLoad],
+    stats: Stats,
+    rate: float,
+    seconds: float,
+    server: Server,
+    *,
+    aligned: bool = False,
 ) -> dict[str, Any]:
     settle = 1.0 + max((1.0 / load.rate for load in loads), default=0.0)
-    for load in loads:  # the slots already given out at the old rate run out first
+    start = time.monotonic() + settle
+    for k, load in enumerate(loads):  # the slots already given out at the old rate run out
         load.rate = rate
-        load.next_slot = 0.0
+        # the tables' first slots spread evenly over one period, unless --aligned
+        load.next_slot = start if aligned else start + k / (rate * len(loads))
     await asyncio.sleep(settle)
+    server.trace()  # starts the server's trace afresh
     stats.reset()
     stats.measuring = True
-    cpu = _cpu_seconds(pid)
+    cpu, own = _cpu_seconds(server.pid), time.process_time()
+    ticker = asyncio.create_task(_ticker(stats.lags))
     await asyncio.sleep(seconds)
     stats.measuring = False
+    ticker.cancel()
     out = _summary(stats, seconds)
-    used = _cpu_seconds(pid) - cpu
+    used = _cpu_seconds(server.pid) - cpu
     out["offered_per_s"] = round(rate * len(loads), 1)
     out["server_cpu"] = round(used / seconds, 2)
     # what one step costs the server, whatever else the machine is doing: the figure
     # to divide a core by for the rate one process can hold
     out["server_cpu_ms_per_step"] = round(used * 1000 / stats.steps, 2) if stats.steps else None
+    out["client_cpu"] = round((time.process_time() - own) / seconds, 2)
+    out["sent_together_p50"] = _together(sorted(t[2] for t in stats.timed))
+    out["client_loop_lag_ms"] = _quantiles(stats.lags)
     out["load_average"] = os.getloadavg()[0]
+    traced = server.trace()
+    if traced is not None:
+        out["server_loop_lag_ms"] = _quantiles(traced["lags_ms"])
+        out["server_gc_pauses_ms"] = _quantiles(traced["gc_pauses_ms"])
+        out["where_ms"] = _attribute(stats.timed, traced["steps"])
     return out
 
 
-async def _run(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
+async def _ticker(lags: list[float]) -> None:
+    """The event loop's lag: how late a 5 ms sleep wakes up."""
+    while True:
+        t = time.monotonic()
+        await asyncio.sleep(0.005)
+        lags.append((time.monotonic() - t - 0.005) * 1000)
+
+
+def _together(sent: list[float], window: float = 0.010) -> int | None:
+    """How bursty the offered load was: the median number of other steps sent within
+    ``window`` seconds of a step (about ``2 * window * steps/s`` when the tables' slots
+    are spread, about the number of tables when they are --aligned)."""
+    if not sent:
+        return None
+    near = [
+        bisect.bisect_right(sent, t + window) - bisect.bisect_left(sent, t - window) - 1
+        for t in sent
+    ]
+    return sorted(near)[len(near) // 2]
+
+
+def _quantiles(values: list[float]) -> dict[str, float | int] | None:
+    if not values:
+        return None
+    v = sorted(values)
+    return {
+        "n": len(v),
+        "p50": round(v[len(v) // 2], 1),
+        "p99": round(v[min(len(v) - 1, int(len(v) * 0.99))], 1),
+        "max": round(v[-1], 1),
+    }
+
+
+SEGMENTS: Final = (
+    ("to_server", "client_sent", "recv"),  # the client's send, the wire, the server's reader
+    ("lock_wait", "recv", "apply0"),  # reading the message, waiting for the table's lock
+    ("apply", "apply0", "apply1"),  # game.apply, the log line, the bots' reactions
+    ("update", "apply1", "put"),  # saving, the sender's update made and queued
+    ("queued", "put", "got"),  # waiting for its writer (the others' updates made)
+    ("write", "got", "sent"),  # json.dumps and websocket.send_text
+    ("to_client", "sent", "client_got"),  # the wire, the client's loop and its parsing
+)
+"""A step's latency cut at the server's timestamps (bench_web_trace.py)."""
+
+
+def _attribute(
+    timed: list[tuple[str, int, float, float]], records: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Each timed step matched with the server's record of it (the same table and seat,
+    the first the server received after the client sent it: the clock is the machine's
+    monotonic clock in both processes), then each segment's p50 and p99 over all steps
+    and its mean over the slowest 1 %."""
+    by_seat: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for record in records:
+        by_seat.setdefault((record["table"], record["seat"]), []).append(record)
+    for found in by_seat.values():
+        found.sort(key=lambda r: r["recv"])
+    rows: list[dict[str, float]] = []
+    for table, seat, sent, got in timed:
+        found = by_seat.get((table, seat), [])
+        k = bisect.bisect_left([r["recv"] for r in found], sent)
+        if k < len(found) and found[k]["sent"] <= got:
+            rows.append({**found[k], "client_sent": sent, "client_got": got})
+    if not rows:
+        return {"matched": 0}
+    rows.sort(key=lambda r: r["client_got"] - r["client_sent"])
+    tail = rows[-max(1, len(rows) // 100) :]
+    out: dict[str, Any] = {"matched": len(rows)}
+    inside = sorted((r["sent"] - r["recv"]) * 1000 for r in rows)  # the server's own part
+    out["server"] = {
+        "p50": round(inside[len(inside) // 2], 2),
+        "p99": round(inside[min(len(inside) - 1, int(len(inside) * 0.99))], 2),
+    }
+    for name, a, b in SEGMENTS:
+        ms = sorted((r[b] - r[a]) * 1000 for r in rows)
+        out[name] = {
+            "p50": round(ms[len(ms) // 2], 2),
+            "p99": round(ms[min(len(ms) - 1, int(len(ms) * 0.99))], 2),
+            "slowest_1pct_mean": round(statistics.fmean((r[b] - r[a]) * 1000 for r in tail), 2),
+        }
+    return out
+
+
+def _holds(phase: dict[str, Any]) -> bool:
+    """No error, and p99 under the target."""
+    p99 = phase["p99_ms"]
+    return p99 is not None and p99 < TARGET_P99_MS and not phase["errors"]
+
+
+async def _run(args: argparse.Namespace, url: str, server: Server) -> dict[str, Any]:
     stats = Stats()
     loads = []
     for _ in range(args.tables):
@@ -205,20 +398,40 @@ async def _run(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
         loads.append(TableLoad(url, created["id"], tokens, stats))
     tasks = [asyncio.create_task(load.client(s)) for load in loads for s in range(4)]
     try:
-        result: dict[str, Any] = {"main": await _phase(loads, stats, args.rate, args.seconds, pid)}
+        result: dict[str, Any] = {
+            "main": await _phase(
+                loads, stats, args.rate, args.seconds, server, aligned=args.aligned
+            )
+        }
         print(json.dumps({"phase": "main", **result["main"]}), flush=True)
         ramp: list[dict[str, Any]] = []
-        best = None
-        main = result["main"]
-        if main["p99_ms"] is not None and main["p99_ms"] < TARGET_P99_MS and not main["errors"]:
-            best = main["offered_per_s"]
-        for rate in args.ramp:
-            phase = await _phase(loads, stats, rate, args.ramp_seconds, pid)
+        best, worst = (args.rate, None) if _holds(result["main"]) else (None, args.rate)
+        for rate in args.ramp if best is not None else ():
+            phase = await _phase(
+                loads, stats, rate, args.ramp_seconds, server, aligned=args.aligned
+            )
             print(json.dumps({"phase": "ramp", **phase}), flush=True)
             ramp.append(phase)
-            if phase["p99_ms"] is None or phase["p99_ms"] >= TARGET_P99_MS or phase["errors"]:
+            if not _holds(phase):
+                worst = rate
                 break
-            best = phase["offered_per_s"]
+            best = rate
+        # then halve the gap between the highest rate held and the lowest not held
+        # (from below the main rate when even that one was not held)
+        for _ in range(args.search):
+            if worst is None:
+                break
+            rate = round(((best or 0.0) + worst) / 2, 3)
+            phase = await _phase(
+                loads, stats, rate, args.ramp_seconds, server, aligned=args.aligned
+            )
+            print(json.dumps({"phase": "search", **phase}), flush=True)
+            ramp.append(phase)
+            if _holds(phase):
+                best = rate
+            else:
+                worst = rate
+        best = None if best is None else round(best * len(loads), 1)
         result["ramp"] = ramp
         result["highest_offered_per_s_under_100ms"] = best
         return result
@@ -240,40 +453,66 @@ def main() -> None:
         help="rates per table to try after",
     )
     parser.add_argument("--ramp-seconds", type=float, default=15.0)
+    parser.add_argument(
+        "--search",
+        type=int,
+        default=3,
+        help="phases halving the gap between the highest rate held and the lowest not",
+    )
+    parser.add_argument(
+        "--aligned",
+        action="store_true",
+        help="every table's steps at the same moments (bursts of one step per table), "
+        "instead of the tables' slots spread evenly over each period",
+    )
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="run the server with timestamps (bench_web_trace.py) and cut each step's "
+        "latency into where it was spent",
+    )
+    parser.add_argument(
+        "--state-dir",
+        action="store_true",
+        help="serve with --state-dir (a temporary folder): every step written to disk",
+    )
+    parser.add_argument(
+        "--src",
+        type=Path,
+        default=Path(__file__).parents[1] / "src",
+        help="the source tree the server runs (default: this checkout's), to compare two",
+    )
+    parser.add_argument(
+        "--serve-option",
+        dest="serve_options",
+        action="append",
+        default=[],
+        help="one more argument for remi-rules serve (repeatable)",
+    )
     args = parser.parse_args()
-    if not 1 <= args.tables <= 500 or not 0 < args.rate <= 18 or args.seconds > 600:
+    rates = [args.rate, *args.ramp]
+    if (
+        not 1 <= args.tables <= 500
+        or not all(0 < r <= 18 for r in rates)
+        or args.seconds > 600
+        or not 0 <= args.search <= 10
+    ):
         parser.error(
-            "--tables 1..500, --rate up to 18 (the per-connection limit), --seconds <= 600"
+            "--tables 1..500, rates up to 18 (the per-connection limit), --seconds <= 600,"
+            " --search 0..10"
         )
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "remi_rules", "serve", "--port", str(port), "--bot-delay", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        assert server.stdout is not None
-        server.stdout.readline()
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/api/config", timeout=2).read()
-                break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise
-                time.sleep(0.1)
-        result = asyncio.run(_run(args, url, server.pid))
-    finally:
-        server.terminate()
+    with tempfile.TemporaryDirectory(prefix="bench_web.") as tmp:
+        options = list(args.serve_options)
+        if args.state_dir:
+            options += ["--state-dir", str(Path(tmp) / "state")]
+        server = Server(port, Path(tmp), traced=args.trace, options=options, src=args.src)
         try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+            server.wait_ready(url)
+            result = asyncio.run(_run(args, url, server))
+        finally:
+            server.stop()
     result.update(
         tables=args.tables,
         clients=args.tables * 4,

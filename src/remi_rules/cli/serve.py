@@ -65,7 +65,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     try:
         import uvicorn
 
-        from ..web.app import create_app
+        from ..web.app import create_app, tune_gc
         from ..web.protocol import MAX_FRAME_BYTES
         from ..web.registry import Registry
         from ..web.store import Store
@@ -98,5 +98,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     host = f"[{args.host}]" if ":" in args.host else args.host
     out.write(tr(args.lang, "serving", url=f"http://{host}:{args.port}/") + "\n")
     out.flush()
+    tune_gc()
     server.run()
     return OK

@@ -121,6 +121,10 @@ class Table:
         self._kick = asyncio.Event()
         self._runner: asyncio.Task[None] | None = None
         self.failed: str | None = None
+        self._saver: asyncio.Task[None] | None = None
+        self._dirty = False
+        self._match_key: tuple[int, bool] | None = None
+        self._match_value: dict[str, Any] = {}
 
     # -- who is who -------------------------------------------------------------------------
 
@@ -172,12 +176,51 @@ class Table:
             "rules": self.stored_rules,
             "seed": self.seed,
             "match": serde.dump_match(self.match),
-            "log": self.log,
+            # the lists of the log as they are now (a round's list grows in place)
+            "log": [list(lines) for lines in self.log],
         }
 
     def save(self) -> None:
+        """Write the table to the state folder now (atomically: :meth:`Store.save`)."""
         if self.store is not None:
             self.store.save(self.id, self.document())
+
+    def save_soon(self) -> None:
+        """Have the table written to the state folder (:meth:`Store.save`, atomically)
+        by its saver, a task that writes in a worker thread (the JSON text, the file,
+        its ``fsync``) while the other tables go on.  The saver takes the table as it
+        is when it starts a file (under the lock, so at a step's boundary), and writes
+        one file at a time: a table's files come in the order of its steps, and when
+        steps come faster than the disk writes, one file carries them all."""
+        if self.store is None:
+            return
+        self._dirty = True
+        if self._saver is None or self._saver.done():
+            self._saver = asyncio.get_running_loop().create_task(self._save_all())
+
+    async def _save_all(self) -> None:
+        assert self.store is not None
+        loop = asyncio.get_running_loop()
+        while self._dirty:
+            async with self.lock:
+                self._dirty = False
+                document = self.document()
+            try:
+                await loop.run_in_executor(None, self.store.save, self.id, document)
+            except Exception:  # the next step tries again
+                log.exception("table %s: not saved", self.id)
+
+    async def flush(self) -> None:
+        """Wait until the table's last step is in its file (or its saver failed: it
+        logs why)."""
+        if self._saver is not None:
+            await asyncio.wait({self._saver})
+
+    async def commit(self, first: Client | None) -> None:
+        """After a step (the lock held): the table to be saved (:meth:`save_soon`) and
+        every connection told (:meth:`publish`, ``first``'s update first)."""
+        self.save_soon()
+        await self.publish(first)
 
     # -- messages out ---------------------------------------------------------------------------
 
@@ -194,9 +237,11 @@ class Table:
             "tiles": tile_table(),
         }
 
-    def update(self, client: Client) -> dict[str, Any]:
+    def update(self, client: Client, shared: dict[str, Any] | None = None) -> dict[str, Any]:
         """What ``client`` has not been sent yet: the whole state of the round (view,
-        legal steps, melds, match) and the events and log lines that are new to it."""
+        legal steps, melds, match) and the events and log lines that are new to it.
+        ``shared``: a dict kept for one broadcast, where the parts that are the same
+        for every connection in a language are computed once."""
         match = self.match
         game = match.game
         rnd = len(match.games) - 1
@@ -229,30 +274,63 @@ class Table:
                         "finishable": flag,
                     }
                 )
-        result = game.result()
+        common = self._common(client.lang, {} if shared is None else shared)
         return {
             "type": "update",
             "fresh": fresh,
             "round": rnd + 1,
             "view": view_data,
             "legal": legal,
-            "melds": melds(game, client.lang),
-            "tiles_text": [
-                i18n.counted("tiles", len(s.rack), client.lang) for s in game.state.seats
-            ],
+            "melds": common["melds"],
+            "tiles_text": common["tiles_text"],
             "events": new_events,
             "log": new_log,
-            "result": None if result is None else serde.dump_result(result),
-            "match": {
-                "round": rnd + 1,
-                "rounds": self.planned_rounds,
-                "totals": list(match.totals),
-                "over": match.over,
-                "winners": list(match.winners) if match.over else [],
-            },
-            "connected": sorted({c.seat for c in self.clients if c.seat is not None}),
+            "result": common["result"],
+            "match": common["match"],
+            "connected": common["connected"],
             "failed": self.failed,
         }
+
+    def _common(self, lang: str, shared: dict[str, Any]) -> dict[str, Any]:
+        """The parts of an update that are the same for every connection in ``lang``,
+        computed once per broadcast (``shared``); the match's totals once per round
+        and once more when it ends (they change only then)."""
+        common: dict[str, Any] | None = shared.get(lang)
+        if common is not None:
+            return common
+        game = self.match.game
+        if "result" not in shared:
+            result = game.result()
+            shared["result"] = None if result is None else serde.dump_result(result)
+            shared["match"] = self._match_part()
+            shared["connected"] = sorted({c.seat for c in self.clients if c.seat is not None})
+        common = {
+            "melds": melds(game, lang),
+            "tiles_text": [i18n.counted("tiles", len(s.rack), lang) for s in game.state.seats],
+            "result": shared["result"],
+            "match": shared["match"],
+            "connected": shared["connected"],
+        }
+        shared[lang] = common
+        return common
+
+    def _match_part(self) -> dict[str, Any]:
+        """The update's ``match``: ``Match.totals`` scores every finished round again,
+        so it is asked once each time the number of rounds or the current round's end
+        changes (a finished round's result never changes)."""
+        match = self.match
+        key = (len(match.games), match.game.over)
+        if self._match_key != key:
+            over = match.over
+            self._match_key = key
+            self._match_value = {
+                "round": key[0],
+                "rounds": self.planned_rounds,
+                "totals": list(match.totals),
+                "over": over,
+                "winners": list(match.winners) if over else [],
+            }
+        return self._match_value
 
     def _log_line(self, line: dict[str, Any], seat: int | None, lang: str) -> dict[str, Any]:
         seen = line["seen"]
@@ -263,8 +341,26 @@ class Table:
     def broadcast(self) -> None:
         """Queue an update for every connection (called with the lock held, so every
         connection gets the updates in the order the steps were made)."""
+        shared: dict[str, Any] = {}
         for client in list(self.clients):
-            client.put(self.update(client))
+            client.put(self.update(client, shared))
+
+    async def publish(self, first: Client | None) -> None:
+        """:meth:`broadcast` after ``first``'s own message: its update is queued first,
+        and its writer may send it before the others' updates are made (the loop runs
+        once in between; the lock is still held, so no connection's order changes)."""
+        shared: dict[str, Any] = {}
+        others = [c for c in self.clients if c is not first]
+        if first is not None and first in self.clients:
+            first.put(self.update(first, shared))
+            try:
+                await asyncio.sleep(0)
+            finally:  # even when cancelled there: everyone is told
+                for client in others:
+                    client.put(self.update(client, shared))
+        else:
+            for client in others:
+                client.put(self.update(client, shared))
 
     # -- steps --------------------------------------------------------------------------------
 
@@ -330,8 +426,7 @@ class Table:
             except RemiError as err:
                 client.put({"type": "refused", "error": serde.dump_error(err, client.lang)})
                 return
-            self.save()
-            self.broadcast()
+            await self.commit(client)
         self.kick()
 
     async def ask_hint(self, client: Client) -> None:
@@ -375,8 +470,7 @@ class Table:
                 return
             self.log.append([])
             self.react()
-            self.save()
-            self.broadcast()
+            await self.commit(client)
         self.kick()
 
     # -- the bots -------------------------------------------------------------------------------
@@ -426,16 +520,16 @@ class Table:
                 self.failed = f"{err.code.value}: {err.message('en')}"
                 log.error("table %s: bot failed: %s", self.id, self.failed)
                 acted = True
-            finally:  # also when cancelled while a bot thinks: what was done is kept
-                if acted:
-                    self.save()
-                    self.broadcast()
+            if acted:
+                await self.commit(None)
             return acted and not self.failed
 
     async def stop(self) -> None:
+        """Stop the bots, wait for a file being written, close the connections."""
         if self._runner is not None:
             self._runner.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._runner
+        await self.flush()
         for client in list(self.clients):
             client.close()
