@@ -12,6 +12,9 @@ import fuzz
 import pytest
 from fuzzing.outcomes import Case
 
+from remi_rules import serde
+from remi_rules.engine import GameRecord
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -101,3 +104,17 @@ def test_main_prints_a_line_per_surface_and_json(capsys: pytest.CaptureFixture[s
     assert set(last["surfaces"]) == {"tiles", "house_rules"}
     assert last["surfaces"]["tiles"]["cases"] == 20
     assert any(line.startswith("tiles ") and "slowest" in line for line in out)
+
+
+@pytest.mark.parametrize("index", [42410, 49725, 53092, 56988, 62796])
+def test_the_wide_run_s_older_version_records_are_migrated_not_broken(index: int) -> None:
+    """The wide run's saves cases (seed 0) where a record's format_version was nudged
+    from 2 to 1: the loader migrates it, so it dumps as version 2, which loads and
+    dumps back equal (the harness once called that broken)."""
+    case = fuzz.case_of("saves", 0, index)
+    assert case.label.startswith("record/")
+    record = case.run()
+    assert isinstance(record, GameRecord)
+    dumped = serde.dump_record(record)
+    assert dumped["format_version"] == 2
+    assert serde.dump_record(serde.load_record(dumped)) == dumped

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from remi_rules import (
     serde,
 )
 from remi_rules.engine import Game, Phase, tile_census
+from remi_rules.serde._migrations import FORMAT_VERSIONS
 
 # -- the invariants of what was accepted ----------------------------------------------------
 
@@ -31,11 +33,9 @@ def game_invariants(game: Game, data: Any) -> str | None:
             return "phase: take phase without a missing take"
         if not game.legal_steps():
             return "the loaded game has no legal step"
-    if isinstance(data, str):
-        data = json.loads(data)
-    if serde.dump_game(game) != data:
-        return "does not dump back equal"
-    return None
+    return _dumps_back(
+        data, serde.dump_game(game), "game", lambda d: serde.dump_game(serde.load_game(d))
+    )
 
 
 def record_invariants(record: Any, data: Any) -> str | None:
@@ -46,11 +46,22 @@ def record_invariants(record: Any, data: Any) -> str | None:
     problem = tile_census(game.state)
     if problem is not None:
         return f"census after replay: {problem}"
+    return _dumps_back(
+        data, serde.dump_record(record), "record", lambda d: serde.dump_record(serde.load_record(d))
+    )
+
+
+def _dumps_back(data: Any, dumped: Any, kind: str, again: Callable[[Any], Any]) -> str | None:
+    """An accepted document of the current format version dumps back equal; one of an
+    older version is migrated: it dumps as the current version, which loads and
+    dumps back equal."""
     if isinstance(data, str):
         data = json.loads(data)
-    if serde.dump_record(record) != data:
-        return "does not dump back equal"
-    return None
+    if isinstance(data, dict) and data.get("format_version") != FORMAT_VERSIONS[kind]:
+        if dumped.get("format_version") != FORMAT_VERSIONS[kind]:
+            return "an older version does not dump as the current one"
+        return None if again(dumped) == dumped else "a migrated document does not dump back equal"
+    return None if dumped == data else "does not dump back equal"
 
 
 def message_invariants(kind: str, loaded: Any) -> str | None:
