@@ -44,6 +44,17 @@ _LAST_JOKER: Final = 0x100
 _RESTART: Final = 0x100
 """A flag beside the need bits inside a move: a valid run of this colour just ended."""
 _FROM_ONE: Final = 0x200
+_MARKED: Final = 0x400
+"""A run the rebuild follows (bit 10): the run its lowest tile began (a question
+``at_least_in`` with ``below``), or a run that began low enough to take that tile,
+an ace, at the top."""
+_MARK_NEXT: Final = 0x8
+"""In ``need``: the marked run must take its next real tile at a rank up to the
+threshold (bits 4-7)."""
+_MARK_TOP: Final = 0x200
+"""In ``need``: a marked run of the colour in bits 10-11 must take an ace at the top;
+runs of that colour beginning at a rank up to the threshold (bits 4-7) are marked."""
+_PENDING: Final = _MARK_NEXT | _MARK_TOP | 0xF0 | 0xC00
 _NO_RUNS: Final = ((), (), (), ())
 
 _State = tuple[int, int, tuple[tuple[int, ...], ...], tuple[int, ...], int, int, int, int]
@@ -84,7 +95,9 @@ def by_ranks(
     memos: list[dict[Any, Any]],
     allowance: list[int],
 ) -> tuple[
-    Callable[[int, int, int, int, int], int], Callable[[int, int, int, int, int, int], bool]
+    Callable[[int, int, int, int, int], int],
+    Callable[[int, int, int, int, int, int], bool],
+    Callable[..., bool],
 ]:
     """``best(remainder, need, keep, points, sets)``: the value that
     :func:`remi_rules._partition._solve_constrained` gives a remainder (compact
@@ -237,6 +250,7 @@ def by_ranks(
         partial: list[tuple[tuple[int, ...], int, int, int, int, int]]
         partial = [((), k, s, 0, 0, need)]
         carry = p < 4 and top_ok[c]
+        pending = need & _PENDING
         for o in prof[c]:
             valid = _closable(o)
             extend = not (top_rank and o & _FROM_ONE)
@@ -248,14 +262,28 @@ def by_ranks(
             # Ending a valid run while a tile of this field starts a new one is never
             # better than the run taking that tile (docs/solver.md): flag it.
             restart = _RESTART if valid and not o & _FROM_ONE else 0
+            real_ok, clear = True, 0
+            if pending and o & _MARKED:
+                # The run the rebuild follows (at_least_in with ``below``).
+                if pending & _MARK_NEXT:
+                    # It may not end before its next real tile, which must come soon
+                    # enough; then it is a run like any other.
+                    valid = False
+                    real_ok = rank <= (pending >> 4) & 15
+                    by_real &= ~_MARKED
+                    clear = _PENDING
+                elif top_rank:
+                    clear = _PENDING  # it takes the ace at the top
             grown: list[tuple[tuple[int, ...], int, int, int, int, int]] = []
             for runs, kr, s1, gain, placed, need1 in partial:
                 if valid:
                     grown.append((runs, kr, s1, gain, placed, need1 & ~need_run | restart))
                 if not extend:
                     continue
-                if kr:
-                    grown.append(((*runs, by_real), kr - 1, s1, gain + g, placed + q, need1))
+                if kr and real_ok:
+                    grown.append(
+                        ((*runs, by_real), kr - 1, s1, gain + g, placed + q, need1 & ~clear)
+                    )
                 if by_joker >= 0:
                     if (s1 >> _D_JOKERS) & 3:
                         grown.append(
@@ -278,6 +306,8 @@ def by_ranks(
         rank_end = c == 3 and not top_rank
         bit = 1 << c
         start0 = 1 | _BAL0 << 2 | (_FROM_ONE if rank == 1 and high else 0)
+        if pending & _MARK_TOP and pending >> 10 == c and rank <= (pending >> 4) & 15:
+            start0 |= _MARKED
         for runs, kr, s1, gain, placed, need1 in partial:
             if top_rank:
                 # Rank 14 ends every run that reached it.
@@ -320,7 +350,7 @@ def by_ranks(
                     if runs_ok and rank >= 2:
                         q1 = _run_pos_points(rank - 1)
                         g1 = g + gain_of[q1]
-                        code = 2 | (_BAL0 + 1 - per) << 2
+                        code = 2 | (_BAL0 + 1 - per) << 2 | (start0 & _MARKED)
                         code |= _FROM_ONE if rank == 2 and high else 0
                         for src in (_D_FREE, fixed_here - 4):
                             if (s2 >> 3 * src) & 3:
@@ -338,7 +368,7 @@ def by_ranks(
                         if rank >= 3 and adjacent:
                             q2 = _run_pos_points(rank - 2)
                             g2 = g1 + gain_of[q2]
-                            code = 3 | (_BAL0 + 1 - 2 * per) << 2
+                            code = 3 | (_BAL0 + 1 - 2 * per) << 2 | (start0 & _MARKED)
                             code |= _FROM_ONE if rank == 3 and high else 0
                             for a, b in (
                                 (_D_FREE, _D_FREE),
@@ -542,6 +572,66 @@ def by_ranks(
         s = start(remainder)
         return search(0, s, _NO_RUNS, (), need, keep, points, sets, goal) >= goal
 
+    def at_least_in(
+        remainder: int,
+        need: int,
+        keep: int,
+        points: int,
+        sets: int,
+        goal: int,
+        kind: int,
+        below: int = 0,
+    ) -> bool:
+        """Whether some split of ``remainder`` in which a tile of its lowest field is in
+        a set (``kind`` 0), in a run that the field begins or continues (1), or (an
+        ace) at the top of a run (2) reaches ``goal``: the catalogue melds of one kind
+        that hold that tile, asked at once (docs/solver.md, "The tie-break").  With
+        ``below`` (kinds 1 and 2): only runs whose second lowest real tile has a rank
+        up to ``below``.  A split counted here may also be of another kind (an ace set
+        aside for the top and left over, two copies of the field), never the reverse,
+        so False refutes every such meld."""
+        s = start(remainder)
+        p = ((s & -s).bit_length() - 1) // 3
+        c = p & 3
+        wait = 3 * (_D_TOP + c)
+        for state, gain in moves(p, s, _NO_RUNS, (), need, keep, points, sets).items():
+            runs = state[2][c]
+            if kind == 1:
+                if not runs:
+                    continue
+            elif kind == 2:
+                if not (state[1] >> wait) & 3:
+                    continue
+            elif not state[3] and c != 3:
+                continue
+            tried: list[_State] = [state]
+            if below and kind == 1:
+                # Follow each run the field began (two copies: either may be the one).
+                mark = state[4] | _MARK_NEXT | below << 4
+                tried = [
+                    (
+                        *state[:2],
+                        tuple(
+                            tuple(sorted((*runs[:i], runs[i] | _MARKED, *runs[i + 1 :])))
+                            if j == c
+                            else state[2][j]
+                            for j in range(4)
+                        ),
+                        state[3],
+                        mark,
+                        *state[5:],
+                    )
+                    for i in range(len(runs))
+                    if i == 0 or runs[i] != runs[i - 1]
+                ]
+            elif below:
+                mark = state[4] | _MARK_TOP | below << 4 | c << 10
+                tried = [(*state[:4], mark, *state[5:])]
+            for one in tried:
+                if search(*one, goal - gain) + gain >= goal:
+                    return True
+        return False
+
     def best(remainder: int, need: int, keep: int, points: int, sets: int) -> int:
         # Threshold searches, bisecting between the best split found so far and the
         # smallest upper bound proved so far (each search raises one or lowers the
@@ -561,7 +651,7 @@ def by_ranks(
             goal = (low + high + 1) // 2 if low > _INFEASIBLE // 2 else high
         return _INFEASIBLE  # no split meets the constraints
 
-    return best, at_least
+    return best, at_least, at_least_in
 
 
 def _d_index(field: int) -> int:

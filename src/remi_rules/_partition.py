@@ -248,7 +248,10 @@ def solve(
     memos: list[dict[Any, Any]] = [fast_memo]
     allowance = [0]
     """The states the search by ranks may still expand in this turn."""
-    searcher: tuple[Callable[[int, int, int, int, int], int], Callable[..., bool]] | None = None
+    searcher: (
+        tuple[Callable[[int, int, int, int, int], int], Callable[..., bool], Callable[..., bool]]
+        | None
+    ) = None
     found: tuple[int, list[int]] | None
     try:
         while True:
@@ -306,12 +309,23 @@ def _reconstruct(
     tiles_objective: bool,
     best: Callable[[int, int, int, int, int], int],
     at_least: Callable[[int, int, int, int, int, int], bool],
+    at_least_in: Callable[[int, int, int, int, int, int, int], bool],
 ) -> tuple[int, list[int]] | None:
     """The split :func:`_solve_constrained` returns, with ``best(remainder, need, keep,
     points, sets)`` as its value of a remainder: the lowest tile goes into the first
     meld, in notation order, that keeps the value optimal, else it is left over."""
     unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
     kinds, counted, max_sets = _kinds(prep, constraints)
+    # 0: a set; 1: a run; 2: a run whose last tile is its lowest field's (an ace at
+    # the top, 12 13 1).  And the rank of a run's second lowest real tile (0: a joker),
+    # which orders the runs holding one lowest tile (notation order).
+    meld_kind = [
+        (2 if m.fields[-1] < 4 and m.fields[-1] == min(m.fields) else 1) if m.is_run else 0
+        for m in prep.melds
+    ]
+    second = [
+        m.key[0][1] // 4 + 1 if m.is_run and m.key[0][1] < REAL_FIELDS else 0 for m in prep.melds
+    ]
     min_points = constraints.min_points
     track_points = tiles_objective and min_points > 0
     need, keep = constraints.need, constraints.min_leftover
@@ -327,12 +341,29 @@ def _reconstruct(
         x = s & real
         low = ((x & -x).bit_length() - 1) // 3
         sg = s | guard
-        for mask, value, pts, index in by_low[low]:
-            if (sg - mask) & guard != guard:
-                continue
+        fits = [
+            option
+            for option in by_low[low]
+            if (sg - option[0]) & guard == guard and sets + counted[option[3]] <= max_sets
+        ]
+        # Per kind of meld (sets, runs, runs ending with the ace): the lowest rank of a
+        # run's second real tile that can still hold the lowest tile in an optimal
+        # split (0: any; above 13: none), found before the first meld of the kind by a
+        # few questions about all its melds at once (docs/solver.md, "The tie-break").
+        floor = [-1, -1, -1]
+        for mask, value, pts, index in fits:
+            if index >= 0:
+                kind = meld_kind[index]
+                if floor[kind] < 0:
+                    floor[kind] = _floor(
+                        at_least_in,
+                        (s, need, keep, points, sets, target),
+                        kind,
+                        [second[i] for _, _, _, i in fits if i >= 0 and meld_kind[i] == kind],
+                    )
+                if floor[kind] == _NONE or 0 < second[index] < floor[kind]:
+                    continue
             more = sets + counted[index]
-            if more > max_sets:
-                continue
             left = points - pts if points > pts else 0
             if at_least(s - mask, need & ~kinds[index], keep, left, more, target - value):
                 path.append(index)
@@ -345,6 +376,42 @@ def _reconstruct(
     if not tiles_objective and min_points and total // 64 < min_points:
         return None
     return total, path
+
+
+_GROUP: Final = 6
+"""Melds of one kind asked about at once (:func:`_floor`) only from this many: each
+question about a group costs a few of those about one meld."""
+
+_NONE: Final = 99
+"""No meld of a kind can hold the lowest tile in an optimal split."""
+
+
+def _floor(
+    at_least_in: Callable[..., bool],
+    question: tuple[int, int, int, int, int, int],
+    kind: int,
+    seconds: list[int],
+) -> int:
+    """For :func:`_reconstruct`: :data:`_NONE` when no meld of ``kind`` can hold the
+    lowest tile of ``question`` (remainder, need, keep, points, sets, goal); else the
+    lowest of the runs' second real ranks ``seconds`` whose runs can (by bisection:
+    the runs up to a rank, asked at once), 14 if none of them can, or 0 (each run
+    asked alone)."""
+    if len(seconds) < _GROUP:
+        return 0
+    if not at_least_in(*question, kind):
+        return _NONE
+    ranks = sorted({r for r in seconds if r})
+    if len(ranks) < _GROUP:
+        return 0
+    lo, hi = 0, len(ranks)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if at_least_in(*question, kind, ranks[mid]):
+            hi = mid
+        else:
+            lo = mid + 1
+    return ranks[lo] if lo < len(ranks) else 14
 
 
 def _solve_plain(prep: _Prepared, budget: int, memo: dict[int, int]) -> tuple[int, list[int]]:
