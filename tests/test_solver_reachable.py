@@ -101,5 +101,31 @@ def test_reachable_racks(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     sol = best_melds(hand, rules, "tiles", min_leftover=1)
     check_solution(sol, hand, rules, "tiles", 1)
     assert sol.total == found[0] == sum(len(m.fields) for m in found[1])
-    monkeypatch.setattr(partition, "_GROUP", 10**9)  # meld by meld, as before
-    assert partition.solve(counts, rules, tiles_objective=True, constraints=keep) == found
+    # The search by ranks alone, with its rebuild by groups and meld by meld (before).
+    ask = {"tiles_objective": True, "constraints": keep, "fast_budget": 0}
+    assert partition.solve(counts, rules, **ask) == found  # type: ignore[arg-type]
+    monkeypatch.setattr(partition, "_GROUP", 10**9)
+    assert partition.solve(counts, rules, **ask) == found  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("preset", variants.names())
+@pytest.mark.parametrize("gain", [1, 2])
+def test_tiles_objective_with_lay_offs_both_searches(preset: str, gain: int) -> None:
+    # Lay-offs worth one keep the fast search's stop at a remainder placed whole
+    # (CAPPED); worth more, they switch it off.  Both searches agree either way.
+    rules = variants.get(preset)
+    rng = seeded_rng("capped", preset, gain)
+    for _ in range(6):
+        hand = seeded_hand(rng, rng.randint(10, 16), preset, band=(3, 6))
+        counts = partition.counts_of(hand)
+        fits = {f for f in range(partition.REAL_FIELDS) if counts[f] and rng.random() < 0.3}
+
+        def extra(f: int, fits: set[int] = fits) -> int:
+            return gain if f in fits else 0
+
+        for keep in (0, 1):
+            shape = partition.Constraints(min_leftover=keep)
+            ask = {"tiles_objective": True, "constraints": shape, "extra": extra}
+            fast = partition.solve(counts, rules, **ask)  # type: ignore[arg-type]
+            slow = partition.solve(counts, rules, fast_budget=0, **ask)  # type: ignore[arg-type]
+            assert fast == slow, hand

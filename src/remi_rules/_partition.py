@@ -53,6 +53,7 @@ from ._meld_catalogue import (
 from .ruleset import Ruleset
 
 __all__ = [
+    "CAPPED_BUDGET",
     "FAST_BUDGET",
     "FREE_JOKER",
     "NEED_ACE_SET",
@@ -124,6 +125,10 @@ class _Prepared(NamedTuple):
     """Compact joker fields (for counting leftover jokers)."""
     present: tuple[int, ...]
     """``present[i]``: the solver field of compact field ``i``."""
+    capped: bool
+    """Every option is worth one per tile (the tiles objective, lay-offs worth at most
+    one): a remainder's value is at most its tiles less those it must keep, and a
+    search that reaches that stops (:func:`_most`)."""
 
 
 def _prepare(
@@ -173,6 +178,9 @@ def _prepare(
             gain = extra(f)
             if gain:
                 lists[compact[f]].append((_LAST, unit[compact[f]], gain, 0, -1))
+    capped = tiles_objective and all(
+        value <= 1 for group in lists for _, m, value, _, i in group if i < 0
+    )
     for group in lists:
         if len(group) > 1:
             group.sort()
@@ -181,7 +189,7 @@ def _prepare(
         for group in lists
     )
     jokers = tuple(compact[f] for f in present if f >= REAL_FIELDS)
-    return _Prepared(unit, guard, real, start, by_low, tuple(melds), jokers, tuple(present))
+    return _Prepared(unit, guard, real, start, by_low, tuple(melds), jokers, tuple(present), capped)
 
 
 FAST_BUDGET = 4_000
@@ -196,7 +204,16 @@ RANK_BUDGET = 300
 """States the search by ranks may expand in its first turn (see :func:`solve`)."""
 
 FAST_MAX_TILES = 40
-"""Hands of more tiles go to the search by ranks alone (see :func:`solve`)."""
+"""Hands of more tiles go to the search by ranks alone (see :func:`solve`), after
+:data:`CAPPED_BUDGET` remainders of the fast search where every tile is worth one."""
+
+CAPPED_BUDGET = 150_000
+"""Remainders of the fast search on a hand of more than :data:`FAST_MAX_TILES` tiles
+whose every tile is worth one (the tiles objective: the rupere check's and the hint's
+question "how many tiles can the rack place, one kept?"), before the search by ranks
+takes over to the end.  Measured on the racks random bots reach (up to 76 tiles,
+benchmarks/solver_racks.py ``REACHABLE``): the fast search finishes most within
+that, in 10-250 ms, where the search by ranks took 0.4-1.9 s."""
 
 _GROWTH: Final = 4
 """Each turn of a search gets this many times its previous allowance."""
@@ -236,9 +253,12 @@ def solve(
     prep = _prepare(counts, rules, tiles_objective, constraints, extra)
     if fast_budget is None:
         # Past FAST_MAX_TILES tiles the fast search's remainders are dear and its turns
-        # rarely win: the search by ranks alone.
-        fast = FAST_BUDGET if sum(counts) <= FAST_MAX_TILES else 0
-        ranks = RANK_BUDGET if fast else None
+        # rarely win: the search by ranks alone; where every tile is worth one, after
+        # one turn of the fast search (it stops at a remainder placed whole).
+        if sum(counts) <= FAST_MAX_TILES:
+            fast, ranks = FAST_BUDGET, RANK_BUDGET
+        else:
+            fast, ranks = (CAPPED_BUDGET if prep.capped else 0), None
     else:
         fast, ranks = fast_budget, None
     # The searches' memos belong to this call: emptied before it returns (the
@@ -418,6 +438,8 @@ def _solve_plain(prep: _Prepared, budget: int, memo: dict[int, int]) -> tuple[in
     """The fast search without constraints; ``memo`` may hold a previous turn's
     remainders (raises :class:`_OverBudget` past ``budget`` of them)."""
     unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
+    ones, twos = guard >> 2, guard >> 1  # each field's count bits
+    capped = prep.capped
 
     def best(s: int) -> int:
         x = s & real
@@ -433,13 +455,30 @@ def _solve_plain(prep: _Prepared, budget: int, memo: dict[int, int]) -> tuple[in
         found = memo.get(s)
         if found is not None:
             return found
-        top = best(s - unit[low])
         sg = s | guard
-        for mask, value, _, _ in options:
-            if (sg - mask) & guard == guard:
-                v = value + best(s - mask)
+        if capped:
+            # The melds first: once the remainder's every tile is placed, nothing
+            # beats it (leaving the lowest tile over places one tile less at most).
+            most = (s & ones).bit_count() + 2 * (s & twos).bit_count()
+            top = -1
+            for mask, value, _, _ in options:
+                if (sg - mask) & guard == guard:
+                    v = value + best(s - mask)
+                    if v > top:
+                        top = v
+                        if v >= most:
+                            break
+            if top < most - 1:
+                v = best(s - unit[low])
                 if v > top:
                     top = v
+        else:
+            top = best(s - unit[low])
+            for mask, value, _, _ in options:
+                if (sg - mask) & guard == guard:
+                    v = value + best(s - mask)
+                    if v > top:
+                        top = v
         memo[s] = top
         if len(memo) > budget:
             raise _OverBudget
@@ -489,6 +528,8 @@ def _solve_constrained(
     ]
     counted = [*(int(limited and not m.is_run) for m in melds), 0]
     shift = 3 * len(unit) + 3
+    ones, twos = guard >> 2, guard >> 1  # each field's count bits
+    capped = prep.capped
 
     def leftover_jokers(s: int) -> int:
         return sum((s >> (3 * j)) & 3 for j in jokers)
@@ -504,17 +545,38 @@ def _solve_constrained(
         if found is not None:
             return found
         low = ((x & -x).bit_length() - 1) // 3
-        top = best(s - unit[low], need, keep - 1 if keep else 0, points, sets)
         sg = s | guard
-        for mask, value, pts, index in by_low[low]:
-            if (sg - mask) & guard == guard:
-                more = sets + counted[index]
-                if more > max_sets:
-                    continue
-                left = points - pts if points > pts else 0
-                v = value + best(s - mask, need & ~kinds[index], keep, left, more)
+        if capped:
+            # As in _solve_plain: the melds first, until every tile but those to keep
+            # is placed (leaving the lowest tile over then does no better).
+            most = (s & ones).bit_count() + 2 * (s & twos).bit_count() - keep
+            top = _INFEASIBLE
+            for mask, value, pts, index in by_low[low]:
+                if (sg - mask) & guard == guard:
+                    more = sets + counted[index]
+                    if more > max_sets:
+                        continue
+                    left = points - pts if points > pts else 0
+                    v = value + best(s - mask, need & ~kinds[index], keep, left, more)
+                    if v > top:
+                        top = v
+                        if v >= most:
+                            break
+            if top < most - (0 if keep else 1):
+                v = best(s - unit[low], need, keep - 1 if keep else 0, points, sets)
                 if v > top:
                     top = v
+        else:
+            top = best(s - unit[low], need, keep - 1 if keep else 0, points, sets)
+            for mask, value, pts, index in by_low[low]:
+                if (sg - mask) & guard == guard:
+                    more = sets + counted[index]
+                    if more > max_sets:
+                        continue
+                    left = points - pts if points > pts else 0
+                    v = value + best(s - mask, need & ~kinds[index], keep, left, more)
+                    if v > top:
+                        top = v
         memo[key] = top
         if len(memo) > budget:
             raise _OverBudget
