@@ -1,5 +1,5 @@
 """The rebuild of the search by ranks asking about a kind of meld at once
-(``_partition._floor``), and racks that random bots reached in seeded rounds.
+(``_rebuild._floor``), and racks that random bots reached in seeded rounds.
 
 The rebuild picks, tile by tile, the first catalogue meld in notation order that
 keeps the value optimal; it first asks about all the runs (or sets, or runs ending
@@ -25,6 +25,7 @@ from test_solver_exact import (
 )
 
 from remi_rules import _partition as partition
+from remi_rules import _rebuild as rebuild
 from remi_rules import best_melds, parse_tiles, variants
 
 GROUP_HANDS = 8 if WIDE else 2
@@ -60,7 +61,7 @@ SLOW = {"clasic-1175", "rummy45-559"}
 @pytest.fixture
 def groups_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(partition, "FAST_BUDGET", 0)
-    monkeypatch.setattr(partition, "_GROUP", 1)
+    monkeypatch.setattr(rebuild, "_GROUP", 1)
 
 
 @pytest.mark.parametrize("preset", variants.names())
@@ -104,7 +105,7 @@ def test_reachable_racks(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # The search by ranks alone, with its rebuild by groups and meld by meld (before).
     ask = {"tiles_objective": True, "constraints": keep, "fast_budget": 0}
     assert partition.solve(counts, rules, **ask) == found  # type: ignore[arg-type]
-    monkeypatch.setattr(partition, "_GROUP", 10**9)
+    monkeypatch.setattr(rebuild, "_GROUP", 10**9)
     assert partition.solve(counts, rules, **ask) == found  # type: ignore[arg-type]
 
 

@@ -7,6 +7,7 @@ bound of :mod:`remi_rules._bound`, with the bounds met memoised."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Any, Final
@@ -46,8 +47,8 @@ _RESTART: Final = 0x100
 _FROM_ONE: Final = 0x200
 _MARKED: Final = 0x400
 """A run the rebuild follows (bit 10): the run its lowest tile began (a question
-``at_least_in`` with ``below``), or a run that began low enough to take that tile,
-an ace, at the top."""
+:func:`~remi_rules._rebuild.group_question` with ``below``), or a run that began
+low enough to take that tile, an ace, at the top."""
 _MARK_NEXT: Final = 0x8
 """In ``need``: the marked run must take its next real tile at a rank up to the
 threshold (bits 4-7)."""
@@ -264,7 +265,7 @@ def by_ranks(
             restart = _RESTART if valid and not o & _FROM_ONE else 0
             real_ok, clear = True, 0
             if pending and o & _MARKED:
-                # The run the rebuild follows (at_least_in with ``below``).
+                # The run the rebuild follows (group_question with ``below``).
                 if pending & _MARK_NEXT:
                     # It may not end before its next real tile, which must come soon
                     # enough; then it is a run like any other.
@@ -572,66 +573,6 @@ def by_ranks(
         s = start(remainder)
         return search(0, s, _NO_RUNS, (), need, keep, points, sets, goal) >= goal
 
-    def at_least_in(
-        remainder: int,
-        need: int,
-        keep: int,
-        points: int,
-        sets: int,
-        goal: int,
-        kind: int,
-        below: int = 0,
-    ) -> bool:
-        """Whether some split of ``remainder`` in which a tile of its lowest field is in
-        a set (``kind`` 0), in a run that the field begins or continues (1), or (an
-        ace) at the top of a run (2) reaches ``goal``: the catalogue melds of one kind
-        that hold that tile, asked at once (docs/solver.md, "The tie-break").  With
-        ``below`` (kinds 1 and 2): only runs whose second lowest real tile has a rank
-        up to ``below``.  A split counted here may also be of another kind (an ace set
-        aside for the top and left over, two copies of the field), never the reverse,
-        so False refutes every such meld."""
-        s = start(remainder)
-        p = ((s & -s).bit_length() - 1) // 3
-        c = p & 3
-        wait = 3 * (_D_TOP + c)
-        for state, gain in moves(p, s, _NO_RUNS, (), need, keep, points, sets).items():
-            runs = state[2][c]
-            if kind == 1:
-                if not runs:
-                    continue
-            elif kind == 2:
-                if not (state[1] >> wait) & 3:
-                    continue
-            elif not state[3] and c != 3:
-                continue
-            tried: list[_State] = [state]
-            if below and kind == 1:
-                # Follow each run the field began (two copies: either may be the one).
-                mark = state[4] | _MARK_NEXT | below << 4
-                tried = [
-                    (
-                        *state[:2],
-                        tuple(
-                            tuple(sorted((*runs[:i], runs[i] | _MARKED, *runs[i + 1 :])))
-                            if j == c
-                            else state[2][j]
-                            for j in range(4)
-                        ),
-                        state[3],
-                        mark,
-                        *state[5:],
-                    )
-                    for i in range(len(runs))
-                    if i == 0 or runs[i] != runs[i - 1]
-                ]
-            elif below:
-                mark = state[4] | _MARK_TOP | below << 4 | c << 10
-                tried = [(*state[:4], mark, *state[5:])]
-            for one in tried:
-                if search(*one, goal - gain) + gain >= goal:
-                    return True
-        return False
-
     def best(remainder: int, need: int, keep: int, points: int, sets: int) -> int:
         # Threshold searches, bisecting between the best split found so far and the
         # smallest upper bound proved so far (each search raises one or lowers the
@@ -651,7 +592,9 @@ def by_ranks(
             goal = (low + high + 1) // 2 if low > _INFEASIBLE // 2 else high
         return _INFEASIBLE  # no split meets the constraints
 
-    return best, at_least, at_least_in
+    from ._rebuild import group_question  # (imports this module)
+
+    return best, at_least, functools.partial(group_question, start, moves, search)
 
 
 def _d_index(field: int) -> int:

@@ -247,7 +247,9 @@ def solve(
     kept) with :data:`_GROWTH` times the allowance, until one finishes, starting with
     :data:`FAST_BUDGET` remainders and :data:`RANK_BUDGET` states; so the call costs a
     constant times the cheaper of the two, and the search by ranks is polynomial.
-    Hands of more than :data:`FAST_MAX_TILES` tiles go to the search by ranks alone.
+    Hands of more than :data:`FAST_MAX_TILES` tiles go to the search by ranks alone,
+    after one turn of :data:`CAPPED_BUDGET` remainders of the fast search where every
+    tile is worth one (``_Prepared.capped``).
     ``fast_budget``: the fast search alone up to that many remainders, then the search
     by ranks to the end (``0``: the search by ranks alone).  Same answer either way."""
     prep = _prepare(counts, rules, tiles_objective, constraints, extra)
@@ -288,13 +290,14 @@ def solve(
                     pass
             if searcher is None:
                 from ._by_ranks import by_ranks  # (imports this module)
+                from ._rebuild import reconstruct
 
                 searcher = by_ranks(
                     counts, prep, rules, constraints, tiles_objective, extra, memos, allowance
                 )
             allowance[0] = ranks if ranks is not None else 1 << 62
             try:
-                found = _reconstruct(prep, constraints, tiles_objective, *searcher)
+                found = reconstruct(prep, constraints, tiles_objective, *searcher)
                 break
             except _OverBudget:
                 pass
@@ -307,131 +310,6 @@ def solve(
         return None
     value, path = found
     return value, tuple(prep.melds[i] for i in path if i >= 0)
-
-
-def _kinds(prep: _Prepared, constraints: Constraints) -> tuple[list[int], list[int], int]:
-    """Per meld index (the last entry serves index -1, a lay-off): the kinds it
-    provides, and whether it counts against ``max_sets``; and that limit."""
-    limited = constraints.max_sets is not None
-    max_sets = constraints.max_sets if constraints.max_sets is not None else 0
-    melds = prep.melds
-    kinds = [
-        *((NEED_RUN if m.is_run else NEED_SET) | (NEED_ACE_SET if m.ace_set else 0) for m in melds),
-        0,
-    ]
-    counted = [*(int(limited and not m.is_run) for m in melds), 0]
-    return kinds, counted, max_sets
-
-
-def _reconstruct(
-    prep: _Prepared,
-    constraints: Constraints,
-    tiles_objective: bool,
-    best: Callable[[int, int, int, int, int], int],
-    at_least: Callable[[int, int, int, int, int, int], bool],
-    at_least_in: Callable[[int, int, int, int, int, int, int], bool],
-) -> tuple[int, list[int]] | None:
-    """The split :func:`_solve_constrained` returns, with ``best(remainder, need, keep,
-    points, sets)`` as its value of a remainder: the lowest tile goes into the first
-    meld, in notation order, that keeps the value optimal, else it is left over."""
-    unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
-    kinds, counted, max_sets = _kinds(prep, constraints)
-    # 0: a set; 1: a run; 2: a run whose last tile is its lowest field's (an ace at
-    # the top, 12 13 1).  And the rank of a run's second lowest real tile (0: a joker),
-    # which orders the runs holding one lowest tile (notation order).
-    meld_kind = [
-        (2 if m.fields[-1] < 4 and m.fields[-1] == min(m.fields) else 1) if m.is_run else 0
-        for m in prep.melds
-    ]
-    second = [
-        m.key[0][1] // 4 + 1 if m.is_run and m.key[0][1] < REAL_FIELDS else 0 for m in prep.melds
-    ]
-    min_points = constraints.min_points
-    track_points = tiles_objective and min_points > 0
-    need, keep = constraints.need, constraints.min_leftover
-    points = min_points if track_points else 0
-    sets = 0
-    s = prep.start
-    total = best(s, need, keep, points, sets)
-    if total < 0:
-        return None
-    target = total
-    path: list[int] = []
-    while s & real:
-        x = s & real
-        low = ((x & -x).bit_length() - 1) // 3
-        sg = s | guard
-        fits = [
-            option
-            for option in by_low[low]
-            if (sg - option[0]) & guard == guard and sets + counted[option[3]] <= max_sets
-        ]
-        # Per kind of meld (sets, runs, runs ending with the ace): the lowest rank of a
-        # run's second real tile that can still hold the lowest tile in an optimal
-        # split (0: any; above 13: none), found before the first meld of the kind by a
-        # few questions about all its melds at once (docs/solver.md, "The tie-break").
-        floor = [-1, -1, -1]
-        for mask, value, pts, index in fits:
-            if index >= 0:
-                kind = meld_kind[index]
-                if floor[kind] < 0:
-                    floor[kind] = _floor(
-                        at_least_in,
-                        (s, need, keep, points, sets, target),
-                        kind,
-                        [second[i] for _, _, _, i in fits if i >= 0 and meld_kind[i] == kind],
-                    )
-                if floor[kind] == _NONE or 0 < second[index] < floor[kind]:
-                    continue
-            more = sets + counted[index]
-            left = points - pts if points > pts else 0
-            if at_least(s - mask, need & ~kinds[index], keep, left, more, target - value):
-                path.append(index)
-                s, need, points, sets = s - mask, need & ~kinds[index], left, more
-                target -= value
-                break
-        else:
-            s -= unit[low]
-            keep = keep - 1 if keep else 0
-    if not tiles_objective and min_points and total // 64 < min_points:
-        return None
-    return total, path
-
-
-_GROUP: Final = 6
-"""Melds of one kind asked about at once (:func:`_floor`) only from this many: each
-question about a group costs a few of those about one meld."""
-
-_NONE: Final = 99
-"""No meld of a kind can hold the lowest tile in an optimal split."""
-
-
-def _floor(
-    at_least_in: Callable[..., bool],
-    question: tuple[int, int, int, int, int, int],
-    kind: int,
-    seconds: list[int],
-) -> int:
-    """For :func:`_reconstruct`: :data:`_NONE` when no meld of ``kind`` can hold the
-    lowest tile of ``question`` (remainder, need, keep, points, sets, goal); else the
-    lowest of the runs' second real ranks ``seconds`` whose runs can (by bisection:
-    the runs up to a rank, asked at once), 14 if none of them can, or 0 (each run
-    asked alone)."""
-    if len(seconds) < _GROUP:
-        return 0
-    if not at_least_in(*question, kind):
-        return _NONE
-    ranks = sorted({r for r in seconds if r})
-    if len(ranks) < _GROUP:
-        return 0
-    lo, hi = 0, len(ranks)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if at_least_in(*question, kind, ranks[mid]):
-            hi = mid
-        else:
-            lo = mid + 1
-    return ranks[lo] if lo < len(ranks) else 14
 
 
 def _solve_plain(prep: _Prepared, budget: int, memo: dict[int, int]) -> tuple[int, list[int]]:
