@@ -62,6 +62,7 @@ SLOW = {"clasic-1175", "rummy45-559"}
 def groups_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(partition, "FAST_BUDGET", 0)
     monkeypatch.setattr(rebuild, "_GROUP", 1)
+    monkeypatch.setattr(rebuild, "_BISECT", 1)
 
 
 @pytest.mark.parametrize("preset", variants.names())

@@ -107,9 +107,13 @@ def reconstruct(
     return total, path
 
 
-_GROUP: Final = 6
+_GROUP: Final = 12
 """Melds of one kind asked about at once (:func:`_floor`) only from this many: each
-question about a group costs a few of those about one meld."""
+question about a group costs a few of those about one meld (measured: from 6, the
+dense 30-tile families took 3-4 times longer for points, docs/decisions.md)."""
+
+_BISECT: Final = 4
+"""The runs of a kind are bisected by their second tile only from this many ranks."""
 
 _NONE: Final = 99
 """No meld of a kind can hold the lowest tile in an optimal split."""
@@ -131,7 +135,7 @@ def _floor(
     if not at_least_in(*question, kind):
         return _NONE
     ranks = sorted({r for r in seconds if r})
-    if len(ranks) < _GROUP:
+    if len(ranks) < _BISECT:
         return 0
     lo, hi = 0, len(ranks)
     while lo < hi:
