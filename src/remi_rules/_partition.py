@@ -127,8 +127,8 @@ class _Prepared(NamedTuple):
     """``present[i]``: the solver field of compact field ``i``."""
     capped: bool
     """Every option is worth one per tile (the tiles objective, lay-offs worth at most
-    one): a remainder's value is at most its tiles less those it must keep, and a
-    search that reaches that stops (:func:`_most`)."""
+    one): a remainder's value is at most its tiles less those it must keep, and the
+    fast search stops trying options once one reaches that."""
 
 
 def _prepare(
@@ -179,7 +179,7 @@ def _prepare(
             if gain:
                 lists[compact[f]].append((_LAST, unit[compact[f]], gain, 0, -1))
     capped = tiles_objective and all(
-        value <= 1 for group in lists for _, m, value, _, i in group if i < 0
+        value <= 1 for group in lists for _, _, value, _, index in group if index < 0
     )
     for group in lists:
         if len(group) > 1:
