@@ -85,3 +85,174 @@ DENSE: dict[int, str] = {
 
 FAMILY_SIZES = (40, 60, 80)
 """Seeded uniform racks of these sizes (``--families``), ``--family-count`` each."""
+
+# The slowest solver calls of seeded 2- and 3-player rounds of random bots
+# (benchmarks/solver_harvest.py, calls over 50 ms: clasic and rummy45 seeds 1-2000
+# with 2 players, online 1-1200; with 3 players clasic 1-1000, online and rummy45
+# 1-300; online and the 3-player rounds had none but five in clasic).  Every one was
+# `_partition.solve(rack, preset, tiles_objective=True,
+# constraints=Constraints(min_leftover=1), extra=...)`, the question a rupere check
+# (`turn_plans.can_close_with`) or the hint asks: the most tiles placed with one
+# kept, with these lay-off values per tile (None: no lay-off).  Each entry:
+# (preset, round seed, rack, lay-offs).
+REACHABLE: tuple[tuple[str, int, str, dict[str, int] | None], ...] = (
+    # clasic 2 players, round 1175: can_close_with, 64 tiles
+    (
+        "clasic",
+        1175,
+        "1R 1G 1G 1A 2R 2G 2G 2A 2A 2N 3R 3R 3G 3A 3A 3N 4R 4G 4G 4A 4N 5R 5R 5G 6R 6R 6G "
+        "6G 6A 7R 7R 7G 7G 7A 7N 8R 8G 8A 8A 8N 9R 9R 9G 9G 9A 9N 10R 10R 10A 10A 10N 11R "
+        "11G 11G 11A 11A 12R 12G 12A 13R 13R 13G 13G J",
+        None,
+    ),
+    # clasic 2 players, round 1378: can_close_with, 48 tiles
+    (
+        "clasic",
+        1378,
+        "1R 1G 1G 1N 2R 2G 2A 2N 2N 3N 4R 4N 4N 5R 5R 5G 5A 5A 5N 5N 6R 6G 6A 6A 6N 7R 7G "
+        "8R 8G 8A 8A 8N 9R 9A 9N 11G 11N 11N 12R 12G 12A 12N 12N 13R 13G 13A 13N J",
+        None,
+    ),
+    # clasic 2 players, round 1378: can_close_with, 48 tiles
+    (
+        "clasic",
+        1378,
+        "1R 1G 1G 1N 2R 2G 2A 2N 2N 3N 4R 4N 4N 5R 5R 5G 5A 5A 5N 5N 6R 6G 6A 6A 6N 7R 7G "
+        "8R 8G 8A 8A 8N 9R 9A 9N 11G 11N 11N 12R 12G 12A 12N 12N 13R 13G 13A 13N J",
+        {"11G": 1, "13A": 1, "1G": 1, "5A": 1, "5N": 1, "6G": 1, "8A": 1},
+    ),
+    # clasic 2 players, round 1890: can_close_with, 56 tiles
+    (
+        "clasic",
+        1890,
+        "1R 1R 1A 1A 2R 2A 2N 3R 3A 3N 4R 4R 4A 4A 4N 4N 5R 5R 5G 5A 5A 5N 6R 6G 6A 6N 6N "
+        "7R 7R 7G 7A 7N 7N 8G 8G 8A 8N 9G 9N 10R 10G 10N 10N 11R 11G 11A 11A 12R 12G 12A "
+        "12N 12N 13R 13G 13A 13N",
+        None,
+    ),
+    # clasic 2 players, round 952: can_close_with, 50 tiles
+    (
+        "clasic",
+        952,
+        "1G 1N 2R 2G 2A 2A 2N 3R 3R 3G 3A 3N 3N 4G 4A 4N 5R 5G 5G 5A 6R 6R 6A 6N 7R 7G 7A "
+        "7N 8A 9R 9R 9G 9A 9A 9N 10R 10R 10N 10N 11R 11G 11A 12R 12R 12A 12N 13G 13A 13N "
+        "J",
+        None,
+    ),
+    # clasic 2 players, round 952: can_close_with, 50 tiles
+    (
+        "clasic",
+        952,
+        "1G 1N 2R 2G 2A 2A 2N 3R 3R 3G 3A 3N 3N 4G 4A 4N 5R 5G 5G 5A 6R 6R 6A 6N 7R 7G 7A "
+        "7N 8A 9R 9R 9G 9A 9A 9N 10R 10R 10N 10N 11R 11G 11A 12R 12R 12A 12N 13G 13A 13N "
+        "J",
+        {"11A": 1, "11G": 1, "12R": 1, "1G": 1, "4G": 1, "4N": 1, "7G": 1, "9N": 1},
+    ),
+    # clasic 2 players, round 983: can_close_with, 76 tiles
+    (
+        "clasic",
+        983,
+        "1R 1G 1G 1A 1N 2R 2G 2A 2N 3R 3R 3G 3G 3A 3N 4R 4G 4N 4N 5R 5R 5G 5G 5A 5A 5N 6R "
+        "6G 6G 6A 6A 6N 6N 7R 7R 7A 7A 7N 8A 8N 8N 9R 9R 9G 9A 9A 9N 10R 10G 10A 10A 10N "
+        "10N 11R 11R 11G 11G 11A 11A 11N 11N 12R 12R 12G 12G 12A 12A 12N 13R 13G 13G 13A "
+        "13A 13N 13N J",
+        None,
+    ),
+    # clasic 2 players, round 1349: can_close_with, 70 tiles
+    (
+        "clasic",
+        1349,
+        "1R 1R 1G 1G 1A 1N 2R 2R 2G 2A 2N 3R 3G 3G 3A 4R 4R 4G 4G 4A 4A 5R 5R 5G 5G 5A 5A "
+        "5N 6R 6R 6G 6G 6A 6A 6N 7R 7G 7A 7A 7N 8R 8G 8A 8N 8N 9R 9G 9G 9A 9N 10R 10G 10G "
+        "10A 10N 10N 11R 11G 11A 11A 12R 12G 12G 12A 12A 12N 13R 13G 13A J",
+        None,
+    ),
+    # clasic 2 players, round 1913: can_close_with, 55 tiles
+    (
+        "clasic",
+        1913,
+        "1R 1R 1G 1A 1N 1N 2R 2A 2A 2N 3R 3N 4R 4A 4N 5A 5N 6R 6G 6A 6N 7R 7R 7G 7A 7N 8R "
+        "8G 8G 8A 8A 8N 8N 9R 9G 9G 9N 10R 10G 10A 10N 10N 11G 11N 12R 12R 12G 12N 12N "
+        "13R 13R 13G 13G 13N 13N",
+        None,
+    ),
+    # clasic 2 players, round 1932: can_close_with, 68 tiles
+    (
+        "clasic",
+        1932,
+        "1R 1G 1A 1N 2R 2R 2A 2N 2N 3R 3R 3G 3A 3A 3N 3N 4R 4R 4G 4A 4A 4N 4N 5R 5G 5A 5N "
+        "6R 6G 6A 6A 6N 6N 7R 7G 7A 7N 7N 8R 8R 8A 8A 8N 9R 9R 9A 9N 10R 10A 10N 11R 11G "
+        "11A 11N 11N 12R 12R 12G 12G 12A 12N 13R 13R 13G 13A 13N 13N J",
+        None,
+    ),
+    # rummy45 2 players, round 559: search, 61 tiles
+    (
+        "rummy45",
+        559,
+        "1R 1G 1A 1A 2R 2R 2G 2G 2A 2A 3R 3G 3G 3A 3A 4R 4R 4G 4G 4A 4A 5R 5R 5G 5A 6R 6R "
+        "6G 6A 7G 7G 7A 7N 8R 8G 8G 8A 8N 9R 9G 9A 9N 10R 10R 10G 10G 10A 10A 10N 11G 11A "
+        "11A 11N 12R 12R 12G 12A 12A 13G 13A J",
+        {
+            "10G": 1,
+            "10N": 1,
+            "11N": 1,
+            "13G": 1,
+            "1A": 1,
+            "1G": 1,
+            "2G": 1,
+            "3G": 1,
+            "4G": 1,
+            "5G": 1,
+            "6G": 1,
+            "6R": 1,
+            "7G": 1,
+            "7N": 1,
+            "8G": 1,
+            "8N": 1,
+            "9G": 1,
+            "9N": 1,
+        },
+    ),
+    # rummy45 2 players, round 559: can_close_with, 66 tiles
+    (
+        "rummy45",
+        559,
+        "1R 1G 1A 1A 2R 2R 2G 2G 2A 2A 2N 3R 3G 3G 3A 3A 3N 4R 4R 4G 4G 4A 4A 4N 5R 5R 5G "
+        "5A 5N 6R 6R 6G 6A 7G 7G 7A 7N 8R 8G 8G 8A 8N 9R 9G 9A 9N 10R 10R 10G 10G 10A 10A "
+        "10N 11G 11A 11A 11N 12R 12R 12G 12G 12A 12A 12N 13G 13A",
+        None,
+    ),
+    # clasic 2 players, round 362: can_close_with, 59 tiles
+    (
+        "clasic",
+        362,
+        "1R 1R 1G 1A 1A 1N 1N 2R 2A 2A 2N 2N 3R 3R 3A 3N 3N 4R 4A 4N 5R 5A 5A 5N 6R 6R 6A "
+        "7R 7A 7A 7N 8R 8G 8A 8A 8N 9R 9G 9N 10R 10A 10A 10N 10N 11R 11A 11A 12R 12R 12G "
+        "12G 12A 12N 13R 13R 13G 13A 13A 13N",
+        None,
+    ),
+    # clasic 2 players, round 764: search, 55 tiles
+    (
+        "clasic",
+        764,
+        "1N 1N 2G 2N 2N 3R 3R 3G 3A 3N 3N 4R 4R 4G 4A 4N 5R 5R 5G 5A 5N 5N 6N 8R 8G 8G 8N "
+        "8N 9R 9G 9A 9A 9N 9N 10R 10R 10G 10G 10A 11R 11G 11A 12R 12R 12G 12A 12N 12N 13R "
+        "13R 13A 13N 13N J J",
+        {
+            "10A": 1,
+            "10G": 1,
+            "11A": 1,
+            "11G": 1,
+            "12G": 1,
+            "1N": 1,
+            "2G": 1,
+            "2N": 1,
+            "3G": 1,
+            "4G": 1,
+            "8G": 1,
+            "9A": 1,
+            "9G": 1,
+        },
+    ),
+)
+"""Racks reachable in play whose solver call was slow (``--families``: ``worst_ms_reachable``)."""

@@ -9,9 +9,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from solver_racks import DENSE, FAMILIES, FAMILY_SIZES, draw_racks, tiles_of
+from solver_racks import DENSE, FAMILIES, FAMILY_SIZES, REACHABLE, draw_racks, tiles_of
 
-from remi_rules import Tile, best_melds
+from remi_rules import Tile, best_melds, variants
 from remi_rules.ruleset import Ruleset
 
 
@@ -137,6 +137,39 @@ def time_families(rules: Any, count: int, seed: int, out: Callable[[str], None])
         "worst_cpu_ms_30": top_cpu(thirty),
         "worst_ms_80": top(eighty),
         "worst_cpu_ms_80": top_cpu(eighty),
+    }
+
+
+def time_reachable(out: Callable[[str], None]) -> dict[str, Any]:
+    """Wall and CPU time (ms) of each call of ``REACHABLE`` as the game asked it (the
+    solver's search directly, as the rupere check and the hint do), and the worst."""
+    from remi_rules import _partition as partition
+    from remi_rules import parse_tiles
+
+    rows: dict[str, dict[str, float]] = {}
+    for preset, seed, rack, lay in REACHABLE:
+        counts = partition.counts_of(parse_tiles(rack))
+        worth = {partition.field_of(parse_tiles(t)[0]): v for t, v in (lay or {}).items()}
+        extra: Callable[[int], int] | None = None
+        if lay is not None:
+            extra = lambda f, w=worth: w.get(f, 0)  # noqa: E731
+        t0, c0 = time.perf_counter(), time.thread_time()
+        partition.solve(
+            counts,
+            variants.get(preset),
+            tiles_objective=True,
+            constraints=partition.Constraints(min_leftover=1),
+            extra=extra,
+        )
+        wall = round((time.perf_counter() - t0) * 1000, 1)
+        cpu = round((time.thread_time() - c0) * 1000, 1)
+        name = f"{preset}_{seed}_{sum(counts)}{'_lay' if lay is not None else ''}"
+        rows[name] = {"ms": wall, "cpu_ms": cpu}
+        out(f"reachable {name}: {wall} ms (CPU {cpu} ms)")
+    return {
+        "reachable": rows,
+        "worst_ms_reachable": max(r["ms"] for r in rows.values()),
+        "worst_cpu_ms_reachable": max(r["cpu_ms"] for r in rows.values()),
     }
 
 

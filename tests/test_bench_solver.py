@@ -48,6 +48,7 @@ def test_bench_solver_main_prints_one_json_object_last(
         "peer_mismatches",
         "targets_met",
         "worst",
+        "worst_ms_reachable",
         "harness_ns",
         "python",
         "preset",

@@ -7,6 +7,7 @@ bound of :mod:`remi_rules._bound`, with the bounds met memoised."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Any, Final
@@ -44,6 +45,17 @@ _LAST_JOKER: Final = 0x100
 _RESTART: Final = 0x100
 """A flag beside the need bits inside a move: a valid run of this colour just ended."""
 _FROM_ONE: Final = 0x200
+_MARKED: Final = 0x400
+"""A run the rebuild follows (bit 10): the run its lowest tile began (a question
+:func:`~remi_rules._rebuild.group_question` with ``below``), or a run that began
+low enough to take that tile, an ace, at the top."""
+_MARK_NEXT: Final = 0x8
+"""In ``need``: the marked run must take its next real tile at a rank up to the
+threshold (bits 4-7)."""
+_MARK_TOP: Final = 0x200
+"""In ``need``: a marked run of the colour in bits 10-11 must take an ace at the top;
+runs of that colour beginning at a rank up to the threshold (bits 4-7) are marked."""
+_PENDING: Final = _MARK_NEXT | _MARK_TOP | 0xF0 | 0xC00
 _NO_RUNS: Final = ((), (), (), ())
 
 _State = tuple[int, int, tuple[tuple[int, ...], ...], tuple[int, ...], int, int, int, int]
@@ -84,7 +96,9 @@ def by_ranks(
     memos: list[dict[Any, Any]],
     allowance: list[int],
 ) -> tuple[
-    Callable[[int, int, int, int, int], int], Callable[[int, int, int, int, int, int], bool]
+    Callable[[int, int, int, int, int], int],
+    Callable[[int, int, int, int, int, int], bool],
+    Callable[..., bool],
 ]:
     """``best(remainder, need, keep, points, sets)``: the value that
     :func:`remi_rules._partition._solve_constrained` gives a remainder (compact
@@ -237,6 +251,7 @@ def by_ranks(
         partial: list[tuple[tuple[int, ...], int, int, int, int, int]]
         partial = [((), k, s, 0, 0, need)]
         carry = p < 4 and top_ok[c]
+        pending = need & _PENDING
         for o in prof[c]:
             valid = _closable(o)
             extend = not (top_rank and o & _FROM_ONE)
@@ -248,14 +263,28 @@ def by_ranks(
             # Ending a valid run while a tile of this field starts a new one is never
             # better than the run taking that tile (docs/solver.md): flag it.
             restart = _RESTART if valid and not o & _FROM_ONE else 0
+            real_ok, clear = True, 0
+            if pending and o & _MARKED:
+                # The run the rebuild follows (group_question with ``below``).
+                if pending & _MARK_NEXT:
+                    # It may not end before its next real tile, which must come soon
+                    # enough; then it is a run like any other.
+                    valid = False
+                    real_ok = rank <= (pending >> 4) & 15
+                    by_real &= ~_MARKED
+                    clear = _PENDING
+                elif top_rank:
+                    clear = _PENDING  # it takes the ace at the top
             grown: list[tuple[tuple[int, ...], int, int, int, int, int]] = []
             for runs, kr, s1, gain, placed, need1 in partial:
                 if valid:
                     grown.append((runs, kr, s1, gain, placed, need1 & ~need_run | restart))
                 if not extend:
                     continue
-                if kr:
-                    grown.append(((*runs, by_real), kr - 1, s1, gain + g, placed + q, need1))
+                if kr and real_ok:
+                    grown.append(
+                        ((*runs, by_real), kr - 1, s1, gain + g, placed + q, need1 & ~clear)
+                    )
                 if by_joker >= 0:
                     if (s1 >> _D_JOKERS) & 3:
                         grown.append(
@@ -278,6 +307,8 @@ def by_ranks(
         rank_end = c == 3 and not top_rank
         bit = 1 << c
         start0 = 1 | _BAL0 << 2 | (_FROM_ONE if rank == 1 and high else 0)
+        if pending & _MARK_TOP and pending >> 10 == c and rank <= (pending >> 4) & 15:
+            start0 |= _MARKED
         for runs, kr, s1, gain, placed, need1 in partial:
             if top_rank:
                 # Rank 14 ends every run that reached it.
@@ -320,7 +351,7 @@ def by_ranks(
                     if runs_ok and rank >= 2:
                         q1 = _run_pos_points(rank - 1)
                         g1 = g + gain_of[q1]
-                        code = 2 | (_BAL0 + 1 - per) << 2
+                        code = 2 | (_BAL0 + 1 - per) << 2 | (start0 & _MARKED)
                         code |= _FROM_ONE if rank == 2 and high else 0
                         for src in (_D_FREE, fixed_here - 4):
                             if (s2 >> 3 * src) & 3:
@@ -338,7 +369,7 @@ def by_ranks(
                         if rank >= 3 and adjacent:
                             q2 = _run_pos_points(rank - 2)
                             g2 = g1 + gain_of[q2]
-                            code = 3 | (_BAL0 + 1 - 2 * per) << 2
+                            code = 3 | (_BAL0 + 1 - 2 * per) << 2 | (start0 & _MARKED)
                             code |= _FROM_ONE if rank == 3 and high else 0
                             for a, b in (
                                 (_D_FREE, _D_FREE),
@@ -561,7 +592,9 @@ def by_ranks(
             goal = (low + high + 1) // 2 if low > _INFEASIBLE // 2 else high
         return _INFEASIBLE  # no split meets the constraints
 
-    return best, at_least
+    from ._rebuild import group_question  # (imports this module)
+
+    return best, at_least, functools.partial(group_question, start, moves, search)
 
 
 def _d_index(field: int) -> int:

@@ -53,6 +53,7 @@ from ._meld_catalogue import (
 from .ruleset import Ruleset
 
 __all__ = [
+    "CAPPED_BUDGET",
     "FAST_BUDGET",
     "FREE_JOKER",
     "NEED_ACE_SET",
@@ -124,6 +125,10 @@ class _Prepared(NamedTuple):
     """Compact joker fields (for counting leftover jokers)."""
     present: tuple[int, ...]
     """``present[i]``: the solver field of compact field ``i``."""
+    capped: bool
+    """Every option is worth one per tile (the tiles objective, lay-offs worth at most
+    one): a remainder's value is at most its tiles less those it must keep, and the
+    fast search stops trying options once one reaches that."""
 
 
 def _prepare(
@@ -173,6 +178,9 @@ def _prepare(
             gain = extra(f)
             if gain:
                 lists[compact[f]].append((_LAST, unit[compact[f]], gain, 0, -1))
+    capped = tiles_objective and all(
+        value <= 1 for group in lists for _, _, value, _, index in group if index < 0
+    )
     for group in lists:
         if len(group) > 1:
             group.sort()
@@ -181,7 +189,7 @@ def _prepare(
         for group in lists
     )
     jokers = tuple(compact[f] for f in present if f >= REAL_FIELDS)
-    return _Prepared(unit, guard, real, start, by_low, tuple(melds), jokers, tuple(present))
+    return _Prepared(unit, guard, real, start, by_low, tuple(melds), jokers, tuple(present), capped)
 
 
 FAST_BUDGET = 4_000
@@ -196,7 +204,16 @@ RANK_BUDGET = 300
 """States the search by ranks may expand in its first turn (see :func:`solve`)."""
 
 FAST_MAX_TILES = 40
-"""Hands of more tiles go to the search by ranks alone (see :func:`solve`)."""
+"""Hands of more tiles go to the search by ranks alone (see :func:`solve`), after
+:data:`CAPPED_BUDGET` remainders of the fast search where every tile is worth one."""
+
+CAPPED_BUDGET = 150_000
+"""Remainders of the fast search on a hand of more than :data:`FAST_MAX_TILES` tiles
+whose every tile is worth one (the tiles objective: the rupere check's and the hint's
+question "how many tiles can the rack place, one kept?"), before the search by ranks
+takes over to the end.  Measured on the racks random bots reach (up to 76 tiles,
+benchmarks/solver_racks.py ``REACHABLE``): the fast search finishes most within
+that, in 10-250 ms, where the search by ranks took 0.4-1.9 s."""
 
 _GROWTH: Final = 4
 """Each turn of a search gets this many times its previous allowance."""
@@ -230,15 +247,20 @@ def solve(
     kept) with :data:`_GROWTH` times the allowance, until one finishes, starting with
     :data:`FAST_BUDGET` remainders and :data:`RANK_BUDGET` states; so the call costs a
     constant times the cheaper of the two, and the search by ranks is polynomial.
-    Hands of more than :data:`FAST_MAX_TILES` tiles go to the search by ranks alone.
+    Hands of more than :data:`FAST_MAX_TILES` tiles go to the search by ranks alone,
+    after one turn of :data:`CAPPED_BUDGET` remainders of the fast search where every
+    tile is worth one (``_Prepared.capped``).
     ``fast_budget``: the fast search alone up to that many remainders, then the search
     by ranks to the end (``0``: the search by ranks alone).  Same answer either way."""
     prep = _prepare(counts, rules, tiles_objective, constraints, extra)
     if fast_budget is None:
         # Past FAST_MAX_TILES tiles the fast search's remainders are dear and its turns
-        # rarely win: the search by ranks alone.
-        fast = FAST_BUDGET if sum(counts) <= FAST_MAX_TILES else 0
-        ranks = RANK_BUDGET if fast else None
+        # rarely win: the search by ranks alone; where every tile is worth one, after
+        # one turn of the fast search (it stops at a remainder placed whole).
+        if sum(counts) <= FAST_MAX_TILES:
+            fast, ranks = FAST_BUDGET, RANK_BUDGET
+        else:
+            fast, ranks = (CAPPED_BUDGET if prep.capped else 0), None
     else:
         fast, ranks = fast_budget, None
     # The searches' memos belong to this call: emptied before it returns (the
@@ -248,7 +270,10 @@ def solve(
     memos: list[dict[Any, Any]] = [fast_memo]
     allowance = [0]
     """The states the search by ranks may still expand in this turn."""
-    searcher: tuple[Callable[[int, int, int, int, int], int], Callable[..., bool]] | None = None
+    searcher: (
+        tuple[Callable[[int, int, int, int, int], int], Callable[..., bool], Callable[..., bool]]
+        | None
+    ) = None
     found: tuple[int, list[int]] | None
     try:
         while True:
@@ -265,13 +290,14 @@ def solve(
                     pass
             if searcher is None:
                 from ._by_ranks import by_ranks  # (imports this module)
+                from ._rebuild import reconstruct
 
                 searcher = by_ranks(
                     counts, prep, rules, constraints, tiles_objective, extra, memos, allowance
                 )
             allowance[0] = ranks if ranks is not None else 1 << 62
             try:
-                found = _reconstruct(prep, constraints, tiles_objective, *searcher)
+                found = reconstruct(prep, constraints, tiles_objective, *searcher)
                 break
             except _OverBudget:
                 pass
@@ -286,71 +312,12 @@ def solve(
     return value, tuple(prep.melds[i] for i in path if i >= 0)
 
 
-def _kinds(prep: _Prepared, constraints: Constraints) -> tuple[list[int], list[int], int]:
-    """Per meld index (the last entry serves index -1, a lay-off): the kinds it
-    provides, and whether it counts against ``max_sets``; and that limit."""
-    limited = constraints.max_sets is not None
-    max_sets = constraints.max_sets if constraints.max_sets is not None else 0
-    melds = prep.melds
-    kinds = [
-        *((NEED_RUN if m.is_run else NEED_SET) | (NEED_ACE_SET if m.ace_set else 0) for m in melds),
-        0,
-    ]
-    counted = [*(int(limited and not m.is_run) for m in melds), 0]
-    return kinds, counted, max_sets
-
-
-def _reconstruct(
-    prep: _Prepared,
-    constraints: Constraints,
-    tiles_objective: bool,
-    best: Callable[[int, int, int, int, int], int],
-    at_least: Callable[[int, int, int, int, int, int], bool],
-) -> tuple[int, list[int]] | None:
-    """The split :func:`_solve_constrained` returns, with ``best(remainder, need, keep,
-    points, sets)`` as its value of a remainder: the lowest tile goes into the first
-    meld, in notation order, that keeps the value optimal, else it is left over."""
-    unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
-    kinds, counted, max_sets = _kinds(prep, constraints)
-    min_points = constraints.min_points
-    track_points = tiles_objective and min_points > 0
-    need, keep = constraints.need, constraints.min_leftover
-    points = min_points if track_points else 0
-    sets = 0
-    s = prep.start
-    total = best(s, need, keep, points, sets)
-    if total < 0:
-        return None
-    target = total
-    path: list[int] = []
-    while s & real:
-        x = s & real
-        low = ((x & -x).bit_length() - 1) // 3
-        sg = s | guard
-        for mask, value, pts, index in by_low[low]:
-            if (sg - mask) & guard != guard:
-                continue
-            more = sets + counted[index]
-            if more > max_sets:
-                continue
-            left = points - pts if points > pts else 0
-            if at_least(s - mask, need & ~kinds[index], keep, left, more, target - value):
-                path.append(index)
-                s, need, points, sets = s - mask, need & ~kinds[index], left, more
-                target -= value
-                break
-        else:
-            s -= unit[low]
-            keep = keep - 1 if keep else 0
-    if not tiles_objective and min_points and total // 64 < min_points:
-        return None
-    return total, path
-
-
 def _solve_plain(prep: _Prepared, budget: int, memo: dict[int, int]) -> tuple[int, list[int]]:
     """The fast search without constraints; ``memo`` may hold a previous turn's
     remainders (raises :class:`_OverBudget` past ``budget`` of them)."""
     unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
+    ones, twos = guard >> 2, guard >> 1  # each field's count bits
+    capped = prep.capped
 
     def best(s: int) -> int:
         x = s & real
@@ -366,13 +333,30 @@ def _solve_plain(prep: _Prepared, budget: int, memo: dict[int, int]) -> tuple[in
         found = memo.get(s)
         if found is not None:
             return found
-        top = best(s - unit[low])
         sg = s | guard
-        for mask, value, _, _ in options:
-            if (sg - mask) & guard == guard:
-                v = value + best(s - mask)
+        if capped:
+            # The melds first: once the remainder's every tile is placed, nothing
+            # beats it (leaving the lowest tile over places one tile less at most).
+            most = (s & ones).bit_count() + 2 * (s & twos).bit_count()
+            top = -1
+            for mask, value, _, _ in options:
+                if (sg - mask) & guard == guard:
+                    v = value + best(s - mask)
+                    if v > top:
+                        top = v
+                        if v >= most:
+                            break
+            if top < most - 1:
+                v = best(s - unit[low])
                 if v > top:
                     top = v
+        else:
+            top = best(s - unit[low])
+            for mask, value, _, _ in options:
+                if (sg - mask) & guard == guard:
+                    v = value + best(s - mask)
+                    if v > top:
+                        top = v
         memo[s] = top
         if len(memo) > budget:
             raise _OverBudget
@@ -422,6 +406,8 @@ def _solve_constrained(
     ]
     counted = [*(int(limited and not m.is_run) for m in melds), 0]
     shift = 3 * len(unit) + 3
+    ones, twos = guard >> 2, guard >> 1  # each field's count bits
+    capped = prep.capped
 
     def leftover_jokers(s: int) -> int:
         return sum((s >> (3 * j)) & 3 for j in jokers)
@@ -437,17 +423,38 @@ def _solve_constrained(
         if found is not None:
             return found
         low = ((x & -x).bit_length() - 1) // 3
-        top = best(s - unit[low], need, keep - 1 if keep else 0, points, sets)
         sg = s | guard
-        for mask, value, pts, index in by_low[low]:
-            if (sg - mask) & guard == guard:
-                more = sets + counted[index]
-                if more > max_sets:
-                    continue
-                left = points - pts if points > pts else 0
-                v = value + best(s - mask, need & ~kinds[index], keep, left, more)
+        if capped:
+            # As in _solve_plain: the melds first, until every tile but those to keep
+            # is placed (leaving the lowest tile over then does no better).
+            most = (s & ones).bit_count() + 2 * (s & twos).bit_count() - keep
+            top = _INFEASIBLE
+            for mask, value, pts, index in by_low[low]:
+                if (sg - mask) & guard == guard:
+                    more = sets + counted[index]
+                    if more > max_sets:
+                        continue
+                    left = points - pts if points > pts else 0
+                    v = value + best(s - mask, need & ~kinds[index], keep, left, more)
+                    if v > top:
+                        top = v
+                        if v >= most:
+                            break
+            if top < most - (0 if keep else 1):
+                v = best(s - unit[low], need, keep - 1 if keep else 0, points, sets)
                 if v > top:
                     top = v
+        else:
+            top = best(s - unit[low], need, keep - 1 if keep else 0, points, sets)
+            for mask, value, pts, index in by_low[low]:
+                if (sg - mask) & guard == guard:
+                    more = sets + counted[index]
+                    if more > max_sets:
+                        continue
+                    left = points - pts if points > pts else 0
+                    v = value + best(s - mask, need & ~kinds[index], keep, left, more)
+                    if v > top:
+                        top = v
         memo[key] = top
         if len(memo) > budget:
             raise _OverBudget

@@ -1,0 +1,212 @@
+"""The rebuild of a split from the search by ranks (:mod:`remi_rules._by_ranks`), for
+:func:`remi_rules._partition.solve`: the lowest tile goes into the first catalogue meld,
+in notation order, that keeps the value optimal, else it is left over (the same
+tie-break as the fast search's).  Before asking about the melds of a kind one by one,
+it asks about them at once (:func:`group_question`), and bisects the runs by their
+second real tile (docs/solver.md, "The tie-break")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from ._by_ranks import _D_TOP, _MARK_NEXT, _MARK_TOP, _MARKED, _NO_RUNS, _State
+from ._meld_catalogue import REAL_FIELDS
+from ._partition import NEED_ACE_SET, NEED_RUN, NEED_SET, Constraints, _Prepared
+
+__all__ = ["group_question", "kinds_of", "reconstruct"]
+
+
+def kinds_of(prep: _Prepared, constraints: Constraints) -> tuple[list[int], list[int], int]:
+    """Per meld index (the last entry serves index -1, a lay-off): the kinds it
+    provides, and whether it counts against ``max_sets``; and that limit."""
+    limited = constraints.max_sets is not None
+    max_sets = constraints.max_sets if constraints.max_sets is not None else 0
+    melds = prep.melds
+    kinds = [
+        *((NEED_RUN if m.is_run else NEED_SET) | (NEED_ACE_SET if m.ace_set else 0) for m in melds),
+        0,
+    ]
+    counted = [*(int(limited and not m.is_run) for m in melds), 0]
+    return kinds, counted, max_sets
+
+
+def reconstruct(
+    prep: _Prepared,
+    constraints: Constraints,
+    tiles_objective: bool,
+    best: Callable[[int, int, int, int, int], int],
+    at_least: Callable[[int, int, int, int, int, int], bool],
+    at_least_in: Callable[[int, int, int, int, int, int, int], bool],
+) -> tuple[int, list[int]] | None:
+    """The split :func:`~remi_rules._partition._solve_constrained` returns, with
+    ``best(remainder, need, keep, points, sets)`` as its value of a remainder: the
+    lowest tile goes into the first meld, in notation order, that keeps the value
+    optimal, else it is left over."""
+    unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
+    kinds, counted, max_sets = kinds_of(prep, constraints)
+    # 0: a set; 1: a run; 2: a run whose last tile is its lowest field's (an ace at
+    # the top, 12 13 1).  And the rank of a run's second lowest real tile (0: a joker),
+    # which orders the runs holding one lowest tile (notation order).
+    meld_kind = [
+        (2 if m.fields[-1] < 4 and m.fields[-1] == min(m.fields) else 1) if m.is_run else 0
+        for m in prep.melds
+    ]
+    second = [
+        m.key[0][1] // 4 + 1 if m.is_run and m.key[0][1] < REAL_FIELDS else 0 for m in prep.melds
+    ]
+    min_points = constraints.min_points
+    track_points = tiles_objective and min_points > 0
+    need, keep = constraints.need, constraints.min_leftover
+    points = min_points if track_points else 0
+    sets = 0
+    s = prep.start
+    total = best(s, need, keep, points, sets)
+    if total < 0:
+        return None
+    target = total
+    path: list[int] = []
+    while s & real:
+        x = s & real
+        low = ((x & -x).bit_length() - 1) // 3
+        sg = s | guard
+        fits = [
+            option
+            for option in by_low[low]
+            if (sg - option[0]) & guard == guard and sets + counted[option[3]] <= max_sets
+        ]
+        # Per kind of meld (sets, runs, runs ending with the ace): the lowest rank of a
+        # run's second real tile that can still hold the lowest tile in an optimal
+        # split (0: any; above 13: none), found before the first meld of the kind by a
+        # few questions about all its melds at once (docs/solver.md, "The tie-break").
+        floor = [-1, -1, -1]
+        for mask, value, pts, index in fits:
+            if index >= 0:
+                kind = meld_kind[index]
+                if floor[kind] < 0:
+                    floor[kind] = _floor(
+                        at_least_in,
+                        (s, need, keep, points, sets, target),
+                        kind,
+                        [second[i] for _, _, _, i in fits if i >= 0 and meld_kind[i] == kind],
+                    )
+                if floor[kind] == _NONE or 0 < second[index] < floor[kind]:
+                    continue
+            more = sets + counted[index]
+            left = points - pts if points > pts else 0
+            if at_least(s - mask, need & ~kinds[index], keep, left, more, target - value):
+                path.append(index)
+                s, need, points, sets = s - mask, need & ~kinds[index], left, more
+                target -= value
+                break
+        else:
+            s -= unit[low]
+            keep = keep - 1 if keep else 0
+    if not tiles_objective and min_points and total // 64 < min_points:
+        return None
+    return total, path
+
+
+_GROUP: Final = 12
+"""Melds of one kind asked about at once (:func:`_floor`) only from this many: each
+question about a group costs a few of those about one meld (measured: from 6, the
+dense 30-tile families took 3-4 times longer for points, docs/decisions.md)."""
+
+_BISECT: Final = 4
+"""The runs of a kind are bisected by their second tile only from this many ranks."""
+
+_NONE: Final = 99
+"""No meld of a kind can hold the lowest tile in an optimal split."""
+
+
+def _floor(
+    at_least_in: Callable[..., bool],
+    question: tuple[int, int, int, int, int, int],
+    kind: int,
+    seconds: list[int],
+) -> int:
+    """For :func:`_reconstruct`: :data:`_NONE` when no meld of ``kind`` can hold the
+    lowest tile of ``question`` (remainder, need, keep, points, sets, goal); else the
+    lowest of the runs' second real ranks ``seconds`` whose runs can (by bisection:
+    the runs up to a rank, asked at once), 14 if none of them can, or 0 (each run
+    asked alone)."""
+    if len(seconds) < _GROUP:
+        return 0
+    if not at_least_in(*question, kind):
+        return _NONE
+    ranks = sorted({r for r in seconds if r})
+    if len(ranks) < _BISECT:
+        return 0
+    lo, hi = 0, len(ranks)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if at_least_in(*question, kind, ranks[mid]):
+            hi = mid
+        else:
+            lo = mid + 1
+    return ranks[lo] if lo < len(ranks) else 14
+
+
+def group_question(
+    start: Callable[[int], int],
+    moves: Callable[..., dict[_State, int]],
+    search: Callable[..., int],
+    remainder: int,
+    need: int,
+    keep: int,
+    points: int,
+    sets: int,
+    goal: int,
+    kind: int,
+    below: int = 0,
+) -> bool:
+    """Whether some split of ``remainder`` in which a tile of its lowest field is in
+    a set (``kind`` 0), in a run that the field begins or continues (1), or (an
+    ace) at the top of a run (2) reaches ``goal``: the catalogue melds of one kind
+    that hold that tile, asked at once (docs/solver.md, "The tie-break").  With
+    ``below`` (kinds 1 and 2): only runs whose second lowest real tile has a rank
+    up to ``below``.  A split counted here may also be of another kind (an ace set
+    aside for the top and left over, two copies of the field), never the reverse,
+    so False refutes every such meld.  ``start``, ``moves`` and ``search`` are those
+    of one :func:`~remi_rules._by_ranks.by_ranks` search."""
+    s = start(remainder)
+    p = ((s & -s).bit_length() - 1) // 3
+    c = p & 3
+    wait = 3 * (_D_TOP + c)
+    for state, gain in moves(p, s, _NO_RUNS, (), need, keep, points, sets).items():
+        runs = state[2][c]
+        if kind == 1:
+            if not runs:
+                continue
+        elif kind == 2:
+            if not (state[1] >> wait) & 3:
+                continue
+        elif not state[3] and c != 3:
+            continue
+        tried: list[_State] = [state]
+        if below and kind == 1:
+            # Follow each run the field began (two copies: either may be the one).
+            mark = state[4] | _MARK_NEXT | below << 4
+            tried = [
+                (
+                    *state[:2],
+                    tuple(
+                        tuple(sorted((*runs[:i], runs[i] | _MARKED, *runs[i + 1 :])))
+                        if j == c
+                        else state[2][j]
+                        for j in range(4)
+                    ),
+                    state[3],
+                    mark,
+                    *state[5:],
+                )
+                for i in range(len(runs))
+                if i == 0 or runs[i] != runs[i - 1]
+            ]
+        elif below:
+            mark = state[4] | _MARK_TOP | below << 4 | c << 10
+            tried = [(*state[:4], mark, *state[5:])]
+        for one in tried:
+            if search(*one, goal - gain) + gain >= goal:
+                return True
+    return False
