@@ -335,6 +335,22 @@ class Bounds:
         self._search_memo[key] = found
         return found
 
+    def _could_close(self, state: GameState, rack: Sequence[int], *, cheap: bool = False) -> bool:
+        """Whether a turn going on from ``state`` might close, all of ``rack`` but one
+        tile placed: not when two tiles that no meld of the rack can hold cannot be
+        laid off either; nor (unless ``cheap``: no solver) when the whole rack, every
+        value that may be laid off counted (:meth:`_layable_bound`), places fewer than
+        ``len(rack) - 1`` tiles (what any way to close places is one split of it)."""
+        layable = self._layable_bound(state, rack)
+        values = values_of(state.table, rack)
+        placed = {partition.tile_of_field(f) for f in layable or ()}
+        if len(never_placed(values, values, placed, self.rules.ace_high_run)) >= 2:
+            return False
+        if cheap:
+            return True
+        whole = self._most_tiles(values, layable)
+        return whole is not None and whole[0] >= len(rack) - 1
+
     def _most_tiles(
         self, values: Sequence[Tile], layable: Mapping[int, int] | None
     ) -> Split | None:

@@ -18,7 +18,7 @@ from . import _partition as partition
 from ._hint_bound import INF
 from ._hint_explain import Note, NoteCode, meld_text
 from ._hint_play import Player, Scored, Sim
-from ._hint_score import Pool, never_placed, turn_score, values_of
+from ._hint_score import Pool, turn_score, values_of
 from .engine import GameState, MeldTiles, PlayerView, SwapJoker
 from .errors import RemiError
 from .melds import analyze_meld
@@ -331,22 +331,13 @@ class Search(Player):
         """Each way to close now: every distinct tile tried as the closing tile, the
         rest melded or laid off (the solver), when the rack is small enough to try.
 
-        First a bound: the most tiles the whole rack can place, every value that may
-        be laid off counted (:meth:`_layable_bound`), is at least what any
-        rack less one tile can place; below ``len(rack) - 1`` no tile closes."""
+        First a bound (:meth:`_could_close`): where the whole rack cannot place all
+        but one tile, no tile closes."""
         rack = sim.rack(self.seat)
         if len(rack) > 12:
             return
         state = sim.state
-        layable = self._layable_bound(state, rack)
-        # Cheaper still: two tiles that no meld of the rack can hold and that cannot be
-        # laid off stay whatever the split.
-        values = values_of(state.table, rack)
-        placed = {partition.tile_of_field(f) for f in layable or ()}
-        if len(never_placed(values, values, placed, self.rules.ace_high_run)) >= 2:
-            return
-        whole = self._most_tiles(values, layable)
-        if whole is None or whole[0] < len(rack) - 1:
+        if not self._could_close(state, rack):
             return
         table = state.table
         tried: set[Tile] = set()
