@@ -172,9 +172,13 @@ class Search(Player):
         """A justifying meld (``ids``, their ``values``) left out by its bound, as
         :meth:`_extends` compares later ones with it."""
         meld = analyze_meld(values, self.rules)
+        return Counter(values), self._fits_after(sim, ids, meld), meld.points
+
+    def _fits_after(self, sim: Sim, ids: tuple[int, ...], meld: Meld) -> dict[int, int]:
+        """What the rest of the rack may lay off on ``meld`` made of ``ids`` (by field,
+        every value standing for a fitting tile counted: the bound's ``extra``)."""
         rest = values_of(sim.state.table, [i for i in sim.rack(self.seat) if i not in ids])
-        fits = _fits([(meld, len(values))], Held(rest), True)
-        return Counter(values), fits, meld.points
+        return _fits([(meld, len(ids))], Held(rest), True)
 
     def _extends(
         self, sim: Sim, ids: tuple[int, ...], values: Sequence[Tile], left_out: list[_LeftOut]
@@ -201,8 +205,7 @@ class Search(Player):
                     return False
             if grown.points != points + sum(fits[f] for f in gained):
                 continue
-            rest = values_of(sim.state.table, [i for i in sim.rack(self.seat) if i not in ids])
-            more = _fits([(grown, len(values))], Held(rest), True)
+            more = self._fits_after(sim, ids, grown)
             if all(fits.get(f, -1) >= worth for f, worth in more.items()):
                 return True
         return False
