@@ -833,6 +833,37 @@ def test_can_close_with_is_the_question_asked_beside_every_justifying_meld(name:
 
 
 @pytest.mark.rule("ATU-06")
+@pytest.mark.parametrize("name", PRESETS)
+def test_can_close_with_rules_out_two_tiles_no_meld_holds_as_the_solver_does(
+    name: str,
+) -> None:
+    # Two tiles that no meld of the hand can hold and that cannot be laid off answer
+    # "no close" before the solver is asked: the same verdict as the long way, on
+    # seeded racks from the whole set (where such tiles are common) and dense ones.
+    import random
+
+    from remi_rules._placeable import never_placed
+
+    rules = variants.get(name)
+    rng = random.Random(f"never-{name}")
+    dense = [i for i in range(106) if i >= 104 or tile_of(i).rank in range(4, 9)]
+    ruled_out = 0
+    verdicts = set()
+    for k in range(60):
+        ids = rng.sample(dense if k % 3 == 0 else range(106), rng.choice((4, 7, 10, 14)))
+        picked, rack = ids[0], tuple(ids[1:])
+        layable = tuple(i for i in rack if rng.random() < 0.2) if k % 2 else ()
+        hand = [tile_of(i) for i in ids]
+        laid = {tile_of(i) for i in layable}
+        ruled_out += len(never_placed(hand, hand, laid, rules.ace_high_run)) >= 2
+        want = _closes_by_completions(picked, rack, rules, layable)
+        assert can_close_with(picked, rack, rules, layable=layable) == want, (picked, rack)
+        verdicts.add(want)
+    assert verdicts == {True, False}
+    assert 10 <= ruled_out < 60
+
+
+@pytest.mark.rule("ATU-06")
 @pytest.mark.parametrize(
     ("name", "hand"), [("clasic", "7R 8G 8A J 8N"), ("online", "7G J 9A 6A 8A")]
 )

@@ -104,6 +104,53 @@ def _laid_alone(
     return sum(layable[f] * 64 + 1 for f in fields if f in layable)
 
 
+def _valued_split(
+    split: Split, counts: Sequence[int], layable: Mapping[int, int] | None
+) -> tuple[int, int]:
+    """A most-points split's value (:func:`search`'s ``points * 64 + tiles``) with the
+    hand's other tiles laid off where ``layable`` says, and how many tiles it keeps."""
+    left = list(counts)
+    value = 0
+    for meld in split[1]:
+        value += meld.points * 64 + len(meld.fields)
+        for field in meld.fields:
+            left[field] -= 1
+    kept = 0
+    for field, n in enumerate(left):
+        if not n:
+            continue
+        worth = layable.get(field) if layable else None
+        if worth is None:
+            kept += n
+        else:
+            value += (worth * 64 + 1) * n
+    return value, kept
+
+
+def _still_best(
+    answer: Split,
+    counts: Sequence[int],
+    layable: Mapping[int, int] | None,
+    richer: Mapping[int, int] | None,
+    min_leftover: int,
+) -> bool:
+    """Whether ``answer``, the most-points split of the hand ``counts`` with the lay-offs
+    ``richer``, is also :func:`search`'s answer with the lay-offs ``layable``, at least
+    ``min_leftover`` tiles kept: every lay-off ``layable`` allows ``richer`` allows at
+    least as dearly, so no split is worth more with ``layable``; the answer is worth as
+    much with ``layable`` (its lay-offs all allowed, as dearly) and keeps the tiles, so
+    it is best again; and the best splits with ``layable`` are best with ``richer``
+    too, so the same tie-break picks it."""
+    if layable and (
+        richer is None or any(richer.get(f, -1) < worth for f, worth in layable.items())
+    ):
+        return False
+    value, kept = _valued_split(answer, counts, layable)
+    if value != answer[0] or kept < min_leftover:
+        return False
+    return _valued_split(answer, counts, richer)[0] == value  # the value read as the solver's
+
+
 class Bounds:
     """One hint call's memos and bounds: the seat, the ruleset and what the solver,
     the table's melds and the rack's values have answered so far."""
@@ -117,6 +164,9 @@ class Bounds:
         self._search_memo: dict[object, Split | None] = {}
         self._layable_memo: dict[object, Mapping[int, int] | None] = {}
         self._slot_memo: dict[int, tuple[Meld, tuple[JokerSlot, ...]]] = {}
+        self._loose: dict[tuple[int, ...], list[tuple[Mapping[int, int] | None, Split]]] = {}
+        """The most-points answers asked with no tile to keep, by hand (for
+        :func:`_still_best`)."""
 
     def slots(self, meld: TableMeld) -> tuple[JokerSlot, ...]:
         """``meld.meld.jokers``, worked out once per meld in this hint call."""
@@ -324,6 +374,11 @@ class Bounds:
             if loose is not None and held < 64 and loose[0] % 64 < held:
                 self._search_memo[key] = loose
                 return loose
+        if not tiles and opening is None:
+            for richer, answer in self._loose.get(key[0], ()):
+                if _still_best(answer, counts, layable, richer, min_leftover):
+                    self._search_memo[key] = answer
+                    return answer
         found = search(
             counts,
             self.rules,
@@ -333,7 +388,25 @@ class Bounds:
             opening=opening,
         )
         self._search_memo[key] = found
+        if found is not None and not tiles and opening is None and min_leftover == 0:
+            self._loose.setdefault(key[0], []).append((layable, found))
         return found
+
+    def _could_close(self, state: GameState, rack: Sequence[int], *, cheap: bool = False) -> bool:
+        """Whether a turn going on from ``state`` might close, all of ``rack`` but one
+        tile placed: not when two tiles that no meld of the rack can hold cannot be
+        laid off either; nor (unless ``cheap``: no solver) when the whole rack, every
+        value that may be laid off counted (:meth:`_layable_bound`), places fewer than
+        ``len(rack) - 1`` tiles (what any way to close places is one split of it)."""
+        layable = self._layable_bound(state, rack)
+        values = values_of(state.table, rack)
+        placed = {partition.tile_of_field(f) for f in layable or ()}
+        if len(never_placed(values, values, placed, self.rules.ace_high_run)) >= 2:
+            return False
+        if cheap:
+            return True
+        whole = self._most_tiles(values, layable)
+        return whole is not None and whole[0] >= len(rack) - 1
 
     def _most_tiles(
         self, values: Sequence[Tile], layable: Mapping[int, int] | None

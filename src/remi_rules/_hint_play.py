@@ -137,23 +137,29 @@ _HIGH_END: Final = (End.HIGH,)
 _SET_END: Final = (End.SET,)
 
 
-def _ends(tile: Tile, meld: TableMeld) -> tuple[End, ...]:
-    """The ends of ``meld`` where laying ``tile`` off might be allowed: a set's; both
-    ends of a run for a free joker; else the end the tile continues (an ace below a
-    2, or above a 13), none where the tile fits only a joker's place (a swap)."""
+def _lay_ends(meld: TableMeld) -> dict[tuple[int, int] | None, tuple[End, ...]]:
+    """By the place (rank, colour index) a tile acts as (a free joker: None), the ends
+    of ``meld`` where laying it off might be allowed: a set's, for its rank; both ends
+    of a run for a free joker; else the end the tile continues (an ace below a 2, or
+    above a 13).  A place with no end is left out (a tile that fits only a joker's
+    place is a swap, not a lay-off); every place listed passes
+    :func:`~remi_rules.lipire.might_fit`."""
     info = meld.meld
     if info.kind is not MeldKind.SUITA:
-        return _SET_END
-    acts = tile.acts_as
-    if acts is None or acts.rank is None:
-        return _BOTH_ENDS
-    rank = acts.rank
-    high = info.low + len(meld.ids) - 1
-    low_end = rank == info.low - 1
-    high_end = rank == high + 1 or (rank == 1 and high == 13)
-    if low_end and high_end:
-        return _BOTH_ENDS
-    return _LOW_END if low_end else _HIGH_END if high_end else ()
+        return {None: _SET_END, **{(info.low, c): _SET_END for c in range(4)}}
+    assert info.color is not None
+    colour = info.color.index
+    low = info.low
+    high = low + len(meld.ids) - 1
+    out: dict[tuple[int, int] | None, tuple[End, ...]] = {None: _BOTH_ENDS}
+    for rank in {low - 1, high + 1, 1}:
+        low_end = rank == low - 1
+        high_end = rank == high + 1 or (rank == 1 and high == 13)
+        if low_end or high_end:
+            out[(rank, colour)] = (
+                _BOTH_ENDS if low_end and high_end else _LOW_END if low_end else _HIGH_END
+            )
+    return out
 
 
 class Player(Bounds):
@@ -167,24 +173,6 @@ class Player(Bounds):
         self.seed = (view.turn * 1_000_003 + view.seat * 7_919 + sum(view.rack)) & 0xFFFFFFFF
         self._shape_refusals: set[tuple[int, tuple[int, ...], tuple[int, ...], End]] = set()
         """Lay-offs refused by the meld's shape alone (:data:`_SHAPE_CODES`)."""
-
-    def might_fit(self, tile: Tile, meld: TableMeld) -> bool:
-        """:func:`remi_rules.lipire.might_fit` (a cheap necessary condition for laying
-        ``tile`` on ``meld`` or swapping it for one of its jokers), with the meld's
-        joker slots from :meth:`slots`."""
-        if tile.is_joker and not tile.is_fixed_joker:
-            return True
-        acts = tile.acts_as
-        assert acts is not None
-        info = meld.meld
-        if info.kind is MeldKind.TERTA:
-            return acts.rank == info.low
-        if acts.color is not info.color:
-            return False
-        high = info.low + len(meld.ids) - 1
-        return acts.rank in (info.low - 1, high + 1, 1) or any(
-            s.tile == acts for s in self.slots(meld)
-        )
 
     @functools.cached_property
     def start(self) -> GameState:
@@ -268,6 +256,9 @@ class Player(Bounds):
         )
         refused: set[tuple[int, int, End, int]] = set()
         shape = self._shape_refusals
+        places = {i: _place(table.tile(i)) for i in order}
+        ends_at: dict[int, tuple[tuple[int, ...], dict[tuple[int, int] | None, tuple[End, ...]]]]
+        ends_at = {}
         while True:
             state = sim.state
             rack = sim.rack(self.seat)
@@ -284,13 +275,18 @@ class Player(Bounds):
                 tile = table.tile(tile_id)
                 if tile.is_joker and not tile.is_fixed_joker and len(rack) - 1 > keep:
                     continue
+                place = places[tile_id]
                 for index in targets:
                     meld = table.melds[index]
-                    if not self.might_fit(tile, meld):
+                    known = ends_at.get(index)
+                    if known is None or known[0] != meld.ids:
+                        known = ends_at[index] = (meld.ids, _lay_ends(meld))
+                    ends = known[1].get(place)
+                    if not ends:
                         continue
                     size = len(meld.ids)
                     form = (tile._code, meld.ids, _joker_codes(table, meld))
-                    for end in _ends(tile, meld):
+                    for end in ends:
                         if (tile_id, index, end, size) in refused or (*form, end) in shape:
                             continue
                         code = sim.try_apply(LayOff(tile_id, index, end))

@@ -19,9 +19,10 @@ Everything here is a pure function of its arguments, or (:class:`Keeper`,
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
+from ._placeable import _ACTING, Pool, never_placed
 from .engine import GameState, score_state
 from .melds import Meld, MeldKind
 from .ruleset import Ruleset
@@ -48,19 +49,6 @@ __all__ = [
 ]
 
 _FIRST_JOKER: Final = JOKER_IDS[0]
-
-
-def _acting(tile: Tile) -> tuple[int, int] | None:
-    acts = tile.acts_as
-    if acts is None or acts.rank is None or acts.color is None:
-        return None
-    return acts.rank, acts.color.index
-
-
-_ACTING: Final = {
-    t._code: _acting(t) for t in (*FULL_SET, *(Tile(fixed_as=n) for n in FULL_SET[:_FIRST_JOKER]))
-}
-"""By tile value (its code): the rank and colour index it acts as (None: a free joker)."""
 
 
 def values_of(table: Table, ids: Iterable[int]) -> list[Tile]:
@@ -402,82 +390,6 @@ def extensions(info: Meld, size: int, held: Held) -> Iterator[tuple[Tile, int]]:
         r -= 1
     if r == 1 and ace is not None and low > 1:
         yield ace, 5
-
-
-def _windows(rank: int, ace_high: bool) -> tuple[int, ...]:
-    """For a tile of ``rank``, each window of three run positions around it, as the
-    bit mask of its two other positions (a high ace at position 14)."""
-    places = (1, 14) if rank == 1 and ace_high else (rank,)
-    return tuple(
-        sum(1 << q for q in range(lo, lo + 3) if q != p)
-        for p in places
-        for lo in range(max(1, p - 2), min(p, 12 if ace_high else 11) + 1)
-    )
-
-
-_WINDOWS: Final = {
-    ace_high: tuple(_windows(rank, ace_high) if rank else () for rank in range(14))
-    for ace_high in (False, True)
-}
-
-
-class Pool:
-    """Tiles a turn may meld from (the rack and whatever else it may bring in), for
-    :meth:`holds`: whether some meld made from them might hold a tile.  Tiles are
-    added one at a time (a rupere's pool grows tile by tile down the row).
-
-    An over-estimate of what can be placed: a tile counts as placeable when two more
-    tiles of its rank in other colours, or a window of three run positions around it
-    in its colour, are in the pool, jokers filling up to two gaps (whatever the joker
-    rules)."""
-
-    __slots__ = ("ace_high", "colours", "jokers", "runs", "windows")
-
-    def __init__(self, ace_high: bool, tiles: Iterable[Tile] = ()) -> None:
-        self.ace_high = ace_high
-        self.windows = _WINDOWS[ace_high]
-        self.jokers = 0
-        self.colours = [0] * 14
-        """By rank, the bit mask of the colours (their index) present."""
-        self.runs = [0] * 4
-        """By colour, the bit mask of the run positions present (a high ace at 14)."""
-        for tile in tiles:
-            self.add(tile)
-
-    def add(self, tile: Tile) -> None:
-        if tile.is_joker:
-            self.jokers += 1
-        place = _ACTING[tile._code]
-        if place is None:
-            return
-        rank, colour = place
-        self.colours[rank] |= 1 << colour
-        self.runs[colour] |= (1 << rank) | (1 << 14 if rank == 1 and self.ace_high else 0)
-
-    def holds(self, tile: Tile) -> bool:
-        """Whether some meld of the pool might hold numbered tile ``tile``."""
-        place = _ACTING[tile._code]
-        assert place is not None
-        jokers = 2 if self.jokers > 2 else self.jokers
-        rank, colour = place
-        if (self.colours[rank] & ~(1 << colour)).bit_count() + jokers >= 2:
-            return True
-        missing = ~self.runs[colour]
-        return any((window & missing).bit_count() <= jokers for window in self.windows[rank])
-
-
-def never_placed(
-    rack: Sequence[Tile],
-    pool: Sequence[Tile] | Pool,
-    layable: Collection[Tile],
-    ace_high: bool,
-) -> list[Tile]:
-    """The tiles of ``rack`` that no meld made from ``pool`` (the rack and whatever
-    else the turn may bring in) can hold (:meth:`Pool.holds`) and that cannot be laid
-    off (``layable``): they stay on the rack whatever the turn does, but for the one
-    discarded.  Jokers always count as placeable."""
-    melds = pool if isinstance(pool, Pool) else Pool(ace_high, pool)
-    return [t for t in rack if not (t.is_joker or t in layable or melds.holds(t))]
 
 
 def most_worth(tile: Tile) -> int:

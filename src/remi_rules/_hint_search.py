@@ -11,17 +11,18 @@ is not played out.  :mod:`remi_rules._hint_turn` adds the take and the turn as a
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from typing import Final
 
 from . import _partition as partition
-from ._hint_bound import INF
+from ._hint_bound import INF, _fits
 from ._hint_explain import Note, NoteCode, meld_text
 from ._hint_play import Player, Scored, Sim
-from ._hint_score import Pool, never_placed, turn_score, values_of
+from ._hint_score import OPENING_BONUS, RACK_WEIGHT, Held, Pool, turn_score, values_of
 from .engine import GameState, MeldTiles, PlayerView, SwapJoker
 from .errors import RemiError
-from .melds import analyze_meld
+from .melds import Meld, analyze_meld
 from .opening import min_rack_after_opening
 from .rupere import justifying_melds
 from .tiles import Tile
@@ -48,6 +49,10 @@ class Floor:
             self.outer is not None and self.outer(bound)
         )
 
+
+_LeftOut = tuple[Counter[Tile], dict[int, int], int]
+"""A justifying meld left out by its bound: its values, what may be laid off on it
+(by field, :func:`~remi_rules._hint_bound._fits`) and its points."""
 
 NEVER: Final = Floor()
 """Outside :meth:`Search._best`: nothing is left out."""
@@ -142,6 +147,7 @@ class Search(Player):
             )
         except RemiError:
             return
+        left_out: list[_LeftOut] = []
         for ids in options:
             if any(i not in sim.rack(self.seat) for i in ids) or held - len(ids) < keep:
                 continue
@@ -149,8 +155,11 @@ class Search(Player):
             if values in seen:
                 continue
             seen.add(values)
+            if left_out and self._extends(sim, ids, values, left_out):
+                continue
             bound = self._bound_before(sim, ids, values) if bounded else None
             if bound is not None and self._skip(bound[0]):
+                left_out.append(self._left_out(sim, ids, values))
                 continue
             forced = sim.copy()
             if forced.apply(MeldTiles(ids)):
@@ -158,6 +167,48 @@ class Search(Player):
                     forced.bound = bound[0]
                 self._fill_take_note(forced)
                 yield forced
+
+    def _left_out(self, sim: Sim, ids: tuple[int, ...], values: Sequence[Tile]) -> _LeftOut:
+        """A justifying meld (``ids``, their ``values``) left out by its bound, as
+        :meth:`_extends` compares later ones with it."""
+        meld = analyze_meld(values, self.rules)
+        return Counter(values), self._fits_after(sim, ids, meld), meld.points
+
+    def _fits_after(self, sim: Sim, ids: tuple[int, ...], meld: Meld) -> dict[int, int]:
+        """What the rest of the rack may lay off on ``meld`` made of ``ids`` (by field,
+        every value standing for a fitting tile counted: the bound's ``extra``)."""
+        rest = values_of(sim.state.table, [i for i in sim.rack(self.seat) if i not in ids])
+        return _fits([(meld, len(ids))], Held(rest), True)
+
+    def _extends(
+        self, sim: Sim, ids: tuple[int, ...], values: Sequence[Tile], left_out: list[_LeftOut]
+    ) -> bool:
+        """Whether the justifying meld ``ids`` (``values``) is one left out before
+        (``left_out``) grown by tiles it could have taken as lay-offs (its bound's
+        ``extra``), worth the points it gains, and taking no lay-off the smaller meld
+        could not take at least as dearly.  Its bound is then no larger: the smaller
+        meld's bound counts every split after the larger one, the grown tiles laid off
+        instead, and keeps no tile more; so it is left out too (the floor only rises,
+        and a left-out value stays left out below it)."""
+        have = Counter(values)
+        grown: Meld | None = None
+        for base, fits, points in left_out:
+            if not base <= have:
+                continue
+            gained = [partition.field_of(t) for t in (have - base).elements()]
+            if not gained or any(f not in fits for f in gained):
+                continue
+            if grown is None:
+                try:
+                    grown = analyze_meld(values, self.rules)
+                except RemiError:
+                    return False
+            if grown.points != points + sum(fits[f] for f in gained):
+                continue
+            more = self._fits_after(sim, ids, grown)
+            if all(fits.get(f, -1) >= worth for f, worth in more.items()):
+                return True
+        return False
 
     def _bound_before(
         self, sim: Sim, ids: tuple[int, ...], values: Sequence[Tile]
@@ -323,30 +374,42 @@ class Search(Player):
             if split is not None:
                 self._put_down(placed, split[1])
         self._layoffs(placed, keep=1)
+        if self._discard_prunable(placed):
+            return
         end = self._end(placed)
         if end is not None:
             yield end
+
+    def _discard_prunable(self, sim: Sim) -> bool:
+        """Whether the turn ended from ``sim`` by a discard may be left out before the
+        discard is chosen: its valuation (:func:`~remi_rules._hint_score.turn_score`)
+        is at most the points put down less a quarter of the rack's cost without its
+        costliest tile, and that cannot beat the best so far (:meth:`_prunable`'s
+        test; not where the turn may close, nor where the round may end after it)."""
+        skip = self._skip
+        rack = sim.rack(self.seat)
+        if skip is NEVER or len(rack) < 2 or not skip.active() or not self._may_prune(sim.state):
+            return False
+        state = sim.state
+        score = float(sim.points)
+        if state.seats[self.seat].opened:
+            costs = [self.costs(t) for t in values_of(state.table, rack)]
+            score -= RACK_WEIGHT * (sum(costs) - max(costs))
+            if not self.opened_before:
+                score += OPENING_BONUS
+        return skip(score)
 
     def _closes(self, sim: Sim) -> Iterator[Sim | None]:
         """Each way to close now: every distinct tile tried as the closing tile, the
         rest melded or laid off (the solver), when the rack is small enough to try.
 
-        First a bound: the most tiles the whole rack can place, every value that may
-        be laid off counted (:meth:`_layable_bound`), is at least what any
-        rack less one tile can place; below ``len(rack) - 1`` no tile closes."""
+        First a bound (:meth:`_could_close`): where the whole rack cannot place all
+        but one tile, no tile closes."""
         rack = sim.rack(self.seat)
         if len(rack) > 12:
             return
         state = sim.state
-        layable = self._layable_bound(state, rack)
-        # Cheaper still: two tiles that no meld of the rack can hold and that cannot be
-        # laid off stay whatever the split.
-        values = values_of(state.table, rack)
-        placed = {partition.tile_of_field(f) for f in layable or ()}
-        if len(never_placed(values, values, placed, self.rules.ace_high_run)) >= 2:
-            return
-        whole = self._most_tiles(values, layable)
-        if whole is None or whole[0] < len(rack) - 1:
+        if not self._could_close(state, rack):
             return
         table = state.table
         tried: set[Tile] = set()

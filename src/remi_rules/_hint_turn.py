@@ -12,7 +12,7 @@ and a take (or the draw) whose bound cannot change the answer is not played out.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 
 import attrs
 
@@ -151,12 +151,12 @@ class Planner(Search):
         sim = Sim(state)
         if turn.obligation is not None and turn.obligation.must_close:
             # ATU-06: the take is met only by a close; the solver's most tiles (not
-            # its most points) after each justifying meld, until one closes; with
-            # every joker swap first (the jokers it brings in place the most).
-            ways = (f for w in reversed(list(self._swaps(sim))) for f in self._forced(w, keep=1))
-            for forced in ways:
+            # its most points) after each justifying meld, until one closes.
+            for forced in self._close_ways(sim):
                 closing = forced.copy()
                 rack = closing.rack(self.seat)
+                if not self._could_close(closing.state, rack, cheap=True):
+                    continue
                 split = self._search(
                     self._counts(closing.state, rack),
                     tiles=True,
@@ -190,6 +190,19 @@ class Planner(Search):
             score = turn_score(end.state, end.points, self.seat, self.opened_before, self.costs)
             return self._finish((score, end), complete=True)
         return None
+
+    def _close_ways(self, sim: Sim) -> Iterator[Sim]:
+        """The positions :meth:`first_turn` tries to close from after a take of the
+        atu: each justifying meld made, after every joker swap first (the jokers they
+        bring in place the most), then after each swap, then with none.  For a seat
+        opened before the turn, a swap after which the whole rack cannot close
+        (:meth:`_could_close`: one question for all its justifying melds) is passed
+        over."""
+        opened = sim.state.seats[self.seat].opened
+        for swapped in reversed(list(self._swaps(sim))):
+            if opened and not self._could_close(swapped.state, swapped.rack(self.seat)):
+                continue
+            yield from self._forced(swapped, keep=1)
 
     def _finish(self, best: Scored, *, complete: bool) -> TurnPlan:
         score, sim = best

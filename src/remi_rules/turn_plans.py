@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Collection, Iterator, Sequence
 
 from . import _partition as partition
+from ._placeable import never_placed
 from ._take_melds import Valuer, distinct, ids_arg, justifying, valuer
 from .context import NO_JOKER_HISTORY
 from .melds import Meld, arrange_meld
@@ -131,10 +132,16 @@ def can_close_with(
         if i in rack or i in also
     }
     extra = (lambda f: 1 if f in fits else 0) if fits else None
+    # Two tiles that no meld of the hand can hold and that cannot be laid off stay
+    # whatever the split (no solver asked).
+    hand = [value(i) for i in (picked, *rack, *also)]
+    laid = {t for t in hand if partition.field_of(t) in fits}
+    if len(never_placed(hand, hand, laid, rules.ace_high_run)) >= 2:
+        return False
     # One question first for every justifying meld: a split of the rest that keeps
     # one tile, with the meld beside it, is a split of the whole hand that keeps the
     # same tile; so no meld closes when the whole hand cannot place all but one.
-    whole = partition.counts_of(value(i) for i in (picked, *rack, *also))
+    whole = partition.counts_of(hand)
     most = partition.solve(
         whole,
         rules,

@@ -302,18 +302,13 @@ def verify_atu_take(state: GameState, step: Step) -> None:
         rupere.verify_take_atu(ctx, atu=state.atu, rack=seat.rack, layable=layable)
 
     try:
-        verify(())
+        # The checks that need no rack, then the close asked once: with the lay-offs
+        # an opened seat may make (they only add ways to close, so the same verdict as
+        # asking without them first).
+        rupere.verify_take_atu(ctx)
+        verify(layable_ids(state, seat.rack, state.current) if seat.opened else ())
     except InvalidTakeError as err:
-        # Lay-offs may complete the close: only then is it worth listing them.
-        if err.code is not TakeErrorCode.CANNOT_CLOSE or not seat.opened:
-            raise wrap(err, step) from None
-        layable = layable_ids(state, seat.rack, state.current)
-        if not layable:
-            raise wrap(err, step) from None
-        try:
-            verify(layable)
-        except InvalidTakeError as err2:
-            raise wrap(err2, step) from None
+        raise wrap(err, step) from None
 
 
 def _after_take(
