@@ -12,7 +12,7 @@ from typing import Final
 from ..tiles import JOKER_IDS, Tile, tile_of
 from .state import GameState
 
-__all__ = ["TILE_OF_ID", "Classes", "assignments", "tile_key"]
+__all__ = ["TILE_OF_ID", "Classes", "assignments", "classes_of", "tile_key"]
 
 TILE_OF_ID: Final = tuple(tile_of(i) for i in range(104))
 """The value of each numbered tile id (a joker's value is the table's: its history)."""
@@ -47,7 +47,8 @@ class Classes:
         of: dict[int, list[int]] = {}
         by_key: dict[Hashable, list[int]] = {}
         # The tiles with a part in the turn (and the jokers, whose history counts) get
-        # their whole key (tile_key); any other tile is told apart by its value alone.
+        # their whole key (tile_key); any other tile is told apart by its value alone,
+        # keyed by ``id >> 1`` (ids 2k and 2k + 1 are the two copies of one value).
         special = {state.atu ^ 1, 104, 105}
         turn = state.pending
         if turn is not None and turn.seat == seat:
@@ -62,20 +63,23 @@ class Classes:
         tiles = TILE_OF_ID
         for i in state.seats[seat].rack:
             key: Hashable
-            value: Tile
             if i in special:
                 full = tile_key(state, seat, i)
                 key = full
-                assert isinstance(full[0], Tile)
-                value = full[0]
-                if _owed(full) and key not in by_key:
-                    owed.append(key)
+                ids = by_key.get(key)
+                if ids is None:
+                    ids = by_key[key] = []
+                    value = full[0]
+                    assert isinstance(value, Tile)
+                    values[key] = value
+                    if _owed(full):
+                        owed.append(key)
             else:
-                key = value = tiles[i]
-            ids = by_key.get(key)
-            if ids is None:
-                ids = by_key[key] = []
-                values[key] = value
+                key = i >> 1
+                ids = by_key.get(key)
+                if ids is None:
+                    ids = by_key[key] = []
+                    values[key] = tiles[i]
             ids.append(i)
             of[i] = ids
         self.of = of
@@ -115,6 +119,37 @@ class Classes:
             used[id(cls)] = k + 1
             out.append(cls[k] if k < len(cls) else i)
         return tuple(out)
+
+
+_CLASSES: dict[Hashable, Classes] = {}
+"""The copy classes of the racks met lately, keyed by what :class:`Classes` reads (the
+rack, the atu, the pending turn's picked, rupere and swapped tiles, the jokers'
+histories where the rack holds one): an undo, a step another seat makes, or the
+finishable search come back to the same rack."""
+
+
+def classes_of(state: GameState, seat: int) -> Classes:
+    """``Classes(state, seat)``, made once per rack and turn facts (:data:`_CLASSES`)."""
+    rack = state.seats[seat].rack
+    turn = state.pending
+    picked = -1
+    rupere: tuple[int, ...] = ()
+    swapped: tuple[int, ...] = ()
+    if turn is not None and turn.seat == seat:
+        ob = turn.obligation
+        if ob is not None:
+            picked = ob.picked
+            if state.rules.take_meld_tiles_must_predate_take:
+                rupere = ob.also_taken
+        swapped = turn.swapped_jokers
+    jokers = state.table.jokers if 104 in rack or 105 in rack else None
+    key = (rack, state.atu, picked, rupere, swapped, jokers)
+    hit = _CLASSES.get(key)
+    if hit is None:
+        if len(_CLASSES) >= 512:
+            _CLASSES.clear()
+        hit = _CLASSES[key] = Classes(state, seat)
+    return hit
 
 
 def assignments(layout: tuple[Tile, ...], classes: Classes) -> Iterator[tuple[int, ...]]:

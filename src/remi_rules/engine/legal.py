@@ -38,7 +38,7 @@ from collections.abc import Hashable, Iterator
 from .._slots import maker
 from ..errors import EngineArgumentError, EngineErrorCode, IllegalStepError
 from ..ruleset import ClosingTileMode
-from ._copies import Classes, tile_key
+from ._copies import Classes, classes_of, tile_key
 from ._placing import layoffs_and_swaps
 from ._placing import meld_candidates as _meld_candidates
 from ._takes import can_reshuffle, may_take_atu, row_take_indexes, verify_atu_take
@@ -125,7 +125,7 @@ def canonical_step(state: GameState, step: Step) -> Step:
         return step
     if state.pending is None:
         return step
-    classes = Classes(state, state.current)
+    classes = classes_of(state, state.current)
     if isinstance(step, MeldTiles):
         return MeldTiles(classes.canonical(step.tiles))
     (tile,) = classes.canonical((step.tile,))
@@ -277,7 +277,7 @@ def can_end_turn(state: GameState) -> bool:
         return False
     if turn.took is None:  # the starter's first turn: any discard
         return True
-    return next(_ends(state, Classes(state, state.current)), None) is not None
+    return next(_ends(state, classes_of(state, state.current)), None) is not None
 
 
 def turn_steps(state: GameState) -> Iterator[Step]:
@@ -291,7 +291,7 @@ def turn_steps(state: GameState) -> Iterator[Step]:
     if state.phase is Phase.TAKE:
         yield from _takes(state)
         return
-    classes = Classes(state, state.current)
+    classes = classes_of(state, state.current)
     if turn.took is None:  # the starter's first turn: discard only (TURN-01)
         for tile_id in classes.representatives:
             yield Discard(tile_id)
