@@ -9,8 +9,10 @@ import itertools
 from collections.abc import Hashable, Iterator, Sequence
 from typing import Final
 
+from ..ruleset import Ruleset
 from ..tiles import JOKER_IDS, Tile, tile_of
 from .state import GameState
+from .steps import MeldTiles
 
 __all__ = ["TILE_OF_ID", "Classes", "assignments", "classes_of", "tile_key"]
 
@@ -49,28 +51,43 @@ class Classes:
         # The tiles with a part in the turn (and the jokers, whose history counts) get
         # their whole key (tile_key); any other tile is told apart by its value alone,
         # keyed by ``id >> 1`` (ids 2k and 2k + 1 are the two copies of one value).
-        special = {state.atu ^ 1, 104, 105}
+        twin = state.atu ^ 1
+        special = {twin, 104, 105}
+        picked = -1
+        rupere: set[int] = set()
+        swapped: set[int] = set()
         turn = state.pending
         if turn is not None and turn.seat == seat:
             ob = turn.obligation
             if ob is not None:
-                special.add(ob.picked)
+                picked = ob.picked
                 if state.rules.take_meld_tiles_must_predate_take:
-                    special.update(ob.also_taken)
-            special.update(turn.swapped_jokers)
+                    rupere = set(ob.also_taken)
+            swapped = set(turn.swapped_jokers)
+        special.add(picked)
+        special |= rupere | swapped
+        table = state.table
         owed: list[Hashable] = []
         values: dict[Hashable, Tile] = {}
         tiles = TILE_OF_ID
         for i in state.seats[seat].rack:
             key: Hashable
             if i in special:
-                full = tile_key(state, seat, i)
+                # tile_key's tuple, made here with sets (a rupere brings many tiles)
+                joker = i in JOKER_IDS
+                value = table.tile(i) if joker else tiles[i]
+                full = (
+                    value,
+                    table.joker(i) if joker else None,
+                    i == picked,
+                    i in swapped,
+                    i == twin,
+                    i in rupere,
+                )
                 key = full
                 ids = by_key.get(key)
                 if ids is None:
                     ids = by_key[key] = []
-                    value = full[0]
-                    assert isinstance(value, Tile)
                     values[key] = value
                     if _owed(full):
                         owed.append(key)
@@ -100,6 +117,9 @@ class Classes:
         self.representatives = [ids[0] for ids in by_key.values()]
         """The first copy of each class, the classes in rack order of their first copy."""
         self._owed = [by_key[key][0] for key in owed]
+        self.melds: dict[tuple[int, int], tuple[Ruleset, tuple[MeldTiles, ...]]] = {}
+        """The rack's new melds per ``(id(rules), the most tiles a meld may take)``
+        (:func:`~remi_rules.engine._placing.meld_candidates`), made once."""
 
     def placing_order(self) -> list[int]:
         """:attr:`representatives`, the owed classes first (the CLI's preference)."""

@@ -114,15 +114,24 @@ def meld_candidates(state: GameState, classes: Classes | None = None) -> Iterato
         return
     if classes is None:
         classes = classes_of(state, state.current)
+    # the list depends only on the rack's classes, the rules and the limit: kept with
+    # the classes (an undo, the finishable search, come back to the same rack)
+    known = classes.melds.get((id(rules), limit))
+    if known is not None and known[0] is rules:
+        yield from known[1]
+        return
     pool = Counter({t: sum(len(ids) for ids in group) for t, group in classes.by_value.items()})
     seen: set[tuple[int, ...]] = set()
+    out: list[MeldTiles] = []
     for layout in _rack_layouts(pool, rules):
         if len(layout) > limit:
             continue
         for ids in assignments(layout, classes):
             if ids not in seen:
                 seen.add(ids)
-                yield _meld(ids)
+                out.append(_meld(ids))
+    classes.melds[id(rules), limit] = (rules, tuple(out))
+    yield from out
 
 
 class _MeldInfo:

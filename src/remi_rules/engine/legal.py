@@ -238,29 +238,36 @@ def meld_candidates(state: GameState) -> Iterator[MeldTiles]:
     return _meld_candidates(state, None)
 
 
-def _ends(state: GameState, classes: Classes) -> Iterator[Step]:
+def _may_end(state: GameState) -> bool:
+    """A discard of the rack's first tile, or with one tile left its close, is legal
+    (the others are then too: the turn-end checks do not look at which tile goes)."""
     turn = state.pending
     assert turn is not None
-    seat = state.seats[state.current]
-    rack = seat.rack
-    keep = state.rules.closing_tile_mode is ClosingTileMode.KEEP
+    rack = state.seats[state.current].rack
     if len(rack) == 1:
         if turn.took is None:
-            return
+            return False
         try:
             verify_turn_end(state, Close(rack[0]), closing_now=True)
         except IllegalStepError:
-            return
-        yield Close(rack[0])
-        if not keep:
-            yield Discard(rack[0])
-        return
+            return False
+        return True
     try:
         verify_turn_end(state, Discard(rack[0]), closing_now=False)
     except IllegalStepError:
-        return
+        return False
     limit = state.rules.max_rack_after_turn
-    if limit is not None and len(rack) - 1 > limit:
+    return limit is None or len(rack) - 1 <= limit
+
+
+def _ends(state: GameState, classes: Classes) -> Iterator[Step]:
+    if not _may_end(state):
+        return
+    rack = state.seats[state.current].rack
+    if len(rack) == 1:
+        yield Close(rack[0])
+        if state.rules.closing_tile_mode is not ClosingTileMode.KEEP:
+            yield Discard(rack[0])
         return
     for tile_id in classes.representatives:
         yield _discard(tile_id)
@@ -277,7 +284,7 @@ def can_end_turn(state: GameState) -> bool:
         return False
     if turn.took is None:  # the starter's first turn: any discard
         return True
-    return next(_ends(state, classes_of(state, state.current)), None) is not None
+    return _may_end(state)
 
 
 def turn_steps(state: GameState) -> Iterator[Step]:
