@@ -177,7 +177,10 @@ def _picked_out_of_reach(state: GameState) -> bool:
     if picked in rack:
         return False  # (the oracle's justifying melds; not bounded here)
     table = state.table
-    index, holder = next((k, m) for k, m in enumerate(table.melds) if picked in m.ids)
+    found = next(((k, m) for k, m in enumerate(table.melds) if picked in m.ids), None)
+    if found is None:
+        return False  # (not met in a turn: the picked tile is on the rack or the table)
+    index, holder = found
     own = set(ob.rack_before_take)
     if not rules.take_meld_tiles_must_predate_take:
         own |= {*ob.also_taken, *turn.swapped_jokers, *JOKER_IDS}
