@@ -36,52 +36,24 @@ lay-offs on a meld holding a joker (they may make a swap possible) and the swaps
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
-from collections.abc import Hashable, Iterable, Iterator, Sequence
-
-import attrs
+from collections.abc import Hashable, Iterable, Iterator
 
 from .. import joly
 from ..errors import IllegalStepError, InvalidMeldError
 from ..lipire import might_fit
-from ..melds import Meld, MeldKind, analyze_meld
-from ..opening import min_rack_after_opening
+from ..melds import MeldKind, analyze_meld
 from ..ruleset import Ruleset, SwappedJokerUse
-from ..rupere import TakeSource, justifying_melds, obligation_met
-from ..solver import Objective, Solution, best_melds, best_opening
-from ..tiles import Tile
-from ._common import is_pe_tabla_turn, keeps_opening_minimum, rights
-from .deal import NoChance
+from ..rupere import TakeSource, justifying_melds
+from ..table import TableMeld
+from ..tiles import JOKER_IDS, Color, Tile
+from ._common import is_pe_tabla_turn, rights
+from ._copies import TILE_OF_ID
+from ._finish_oracle import apply_or_none, must_close, oracle, own_left, plan_refusals
 from .state import GameState, Phase
-from .steps import (
-    Close,
-    DeclarePeTabla,
-    Discard,
-    Draw,
-    LayOff,
-    MeldTiles,
-    Step,
-    SwapJoker,
-    Undo,
-)
-from .transition import apply_step
+from .steps import Close, DeclarePeTabla, Discard, Draw, LayOff, MeldTiles, Step, SwapJoker, Undo
 
 __all__ = ["can_finish", "finishable_after", "finishable_steps", "plan_refusals"]
-
-_NO_CHANCE = NoChance()
-
-plan_refusals = [0]
-"""How many plans of the oracle the engine refused (a test keeps it at 0: a refused
-plan means the oracle misread a rule, and its answer fell back to False)."""
-
-
-def _apply(state: GameState, step: Step) -> GameState | None:
-    try:
-        after, _ = apply_step(state, step, _NO_CHANCE)
-    except IllegalStepError:
-        return None
-    return after
 
 
 def can_finish(state: GameState) -> bool:
@@ -112,7 +84,7 @@ def finishable_after(
     shared by the steps of one state."""
     if isinstance(step, Undo):
         return False
-    after = _apply(state, step)
+    after = apply_or_none(state, step)
     if after is None:
         return False
     if after.phase is Phase.OVER or after.pending is None:
@@ -160,10 +132,10 @@ def _search(state: GameState, memo: dict[Hashable, bool]) -> bool:
     if known is not None:
         return known
     memo[key] = False
-    found = _oracle(state)
-    if not found:
+    found = oracle(state)
+    if not found and not _picked_out_of_reach(state):
         for step in _moves(state):
-            after = _apply(state, step)
+            after = apply_or_none(state, step)
             if after is not None and _search(after, memo):
                 found = True
                 break
@@ -171,18 +143,144 @@ def _search(state: GameState, memo: dict[Hashable, bool]) -> bool:
     return found
 
 
-def _must_close(state: GameState) -> bool:
+def _picked_out_of_reach(state: GameState) -> bool:
+    """The picked tile can no longer be justified, whatever the rest of the turn does
+    (a bound that cuts the search where nothing can help: the take's obligation is
+    checked at every turn's end, RUPE-01/06).
+
+    Where neither a lay-off of the picked tile (``take_discard_may_layoff``) nor
+    keeping it (``take_discard_without_meld_declares_pe_tabla``) can meet the
+    obligation, the picked tile must end in a new meld with enough own tiles.  That
+    meld can only hold tiles that are on the rack now, in the meld that holds the
+    picked tile now, or jokers (a swap brings a joker from the table to the rack; no
+    other tile leaves the table): :func:`_may_grow` (the meld it cannot leave) or
+    :func:`_may_justify` (a joker a swap may free) over those tiles is a necessary
+    condition.  Asked only once the picked tile is on the table (a meld of
+    it that went wrong: the search would try every lay-off and swap after it)."""
     turn = state.pending
     assert turn is not None
-    seat = state.seats[state.current]
     ob = turn.obligation
-    return (ob is not None and ob.must_close) or is_pe_tabla_turn(state, seat, turn)
+    if ob is None:
+        return False
+    rules = state.rules
+    if ob.source is not TakeSource.ATU and (
+        rules.take_discard_may_layoff
+        or (
+            rules.take_discard_without_meld_declares_pe_tabla
+            and rules.pe_tabla_enabled
+            and not turn.opened_before
+        )
+    ):
+        return False
+    picked = ob.picked
+    rack = state.seats[state.current].rack
+    if picked in rack:
+        return False  # (the oracle's justifying melds; not bounded here)
+    table = state.table
+    found = next(((k, m) for k, m in enumerate(table.melds) if picked in m.ids), None)
+    if found is None:
+        return False  # (not met in a turn: the picked tile is on the rack or the table)
+    index, holder = found
+    own = set(ob.rack_before_take)
+    if not rules.take_meld_tiles_must_predate_take:
+        own |= {*ob.also_taken, *turn.swapped_jokers, *JOKER_IDS}
+    # no step takes a numbered tile off the table, nor a joker past its swaps
+    stuck = picked not in JOKER_IDS or not _swappable(state, picked)
+    # the jokers that may still come to the rack: those a swap may take off the table
+    jokers = {j for j in JOKER_IDS if j in rack or _swappable(state, j)}
+    if not stuck:  # a free joker, which a swap may bring back to the rack
+        pool = {*rack, *jokers, *holder.ids}
+        pool.discard(picked)
+        return not _may_justify(pool, own, rules)
+    if index not in turn.new_melds:
+        return True  # laid off on an older meld, where it stays
+    pool = {*rack, *(j for j in jokers if j not in holder.ids)}
+    return not _may_grow(holder, pool, own, rules)
+
+
+def _swappable(state: GameState, joker: int) -> bool:
+    """Joker ``joker`` is on the table and a swap may still take it off (JOLY-02/05)."""
+    table = state.table
+    if not table.holds(joker):
+        return False
+    history = table.joker(joker)
+    return history.fixed_as is None and history.swaps < state.rules.joker_swap_limit
+
+
+def _may_grow(meld: TableMeld, pool: set[int], own: set[int], rules: Ruleset) -> bool:
+    """A loose bound for a new meld that holds the picked tile for good: grown by
+    tiles of ``pool`` (lay-offs at its ends, tiles swapped in for its jokers), can it
+    hold ``take_meld_min_own_tiles`` tiles of ``own``?  Counts its own tiles, every own
+    tile of ``pool`` that could join it (its rank in a set, its colour in the ranks a
+    run could span, jokers filling the gaps) and the own jokers."""
+    need = rules.take_meld_min_own_tiles
+    counts = rules.take_meld_joker_counts_as_own
+    have = sum(1 for i in meld.ids if i in own and (counts or i not in JOKER_IDS))
+    jokers = [i for i in pool if i in JOKER_IDS]
+    have += sum(1 for i in jokers if i in own) if counts else 0
+    info = meld.meld
+    values = {TILE_OF_ID[i] for i in pool if i not in JOKER_IDS}
+    mine = {TILE_OF_ID[i] for i in pool if i not in JOKER_IDS and i in own}
+    if meld.kind is MeldKind.TERTA:
+        return have + len({t.color for t in mine if t.rank == info.low}) >= need
+    colour = info.color
+    low, high = info.low, info.low + len(meld.ids) - 1
+    present = [False] + [Tile(1 if r == 14 else r, colour) in values for r in range(1, 15)]
+    owned = [False] + [Tile(1 if r == 14 else r, colour) in mine for r in range(1, 15)]
+    for lo in range(low, 0, -1):
+        gaps = sum(1 for r in range(lo, low) if not present[r])
+        for hi in range(high, min(14, lo + 12) + 1):
+            gaps += hi > high and not present[hi]
+            if gaps <= len(jokers) and have + sum(owned[lo : hi + 1]) >= need:
+                return True
+    return False
+
+
+def _may_justify(pool: set[int], own: set[int], rules: Ruleset) -> bool:
+    """A loose form of :func:`~remi_rules.rupere.can_justify` for a picked free joker
+    (True wherever it is): some run or set of the tiles of ``pool`` and the joker holds
+    at least ``take_meld_min_own_tiles`` tiles of ``own``, every joker free (a fixed
+    one may only be less useful), a run from the ace to the ace, jokers anywhere.
+    Linear in the windows of ranks, where the exact catalogue of a big rack costs
+    seconds."""
+    need = rules.take_meld_min_own_tiles
+    jokers = [i for i in pool if i in JOKER_IDS]
+    own_jokers = sum(1 for i in jokers if i in own) if rules.take_meld_joker_counts_as_own else 0
+    held: dict[tuple[int, Color], bool] = {}  # (rank, colour) in the pool -> an own copy
+    for i in pool:
+        if i not in JOKER_IDS:
+            t = TILE_OF_ID[i]
+            assert t.rank is not None and t.color is not None
+            held[t.rank, t.color] = held.get((t.rank, t.color), False) or i in own
+    # a set: 3 or 4 tiles of one rank in distinct colours, the picked joker one of them
+    for rank in range(1, 14):
+        colours = [c for c in Color if (rank, c) in held]
+        if 1 + len(colours) + len(jokers) >= 3 and (
+            min(3, sum(1 for c in colours if held[rank, c]) + own_jokers) >= need
+        ):
+            return True
+    # a run: one colour, ranks lo..hi (14: the ace high), the jokers in its gaps
+    spare = len(jokers) + 1  # the picked joker fills a gap too
+    for colour in Color:
+        present = [False] + [(1 if r == 14 else r, colour) in held for r in range(1, 15)]
+        mine_at = [False] + [held.get((1 if r == 14 else r, colour), False) for r in range(1, 15)]
+        for lo in range(1, 13):
+            gaps = mine = 0
+            for hi in range(lo, min(14, lo + 12) + 1):
+                if not present[hi]:
+                    gaps += 1
+                elif mine_at[hi]:
+                    mine += 1
+                if hi - lo >= 2 and gaps <= spare and mine + own_jokers >= need:
+                    return True
+    return False
 
 
 def _moves(state: GameState) -> Iterator[Step]:
     """The moves on the table worth trying (see the module's docstring), and the
     player's own pe-tablă declaration where it is open."""
-    from .legal import _Classes, _layoffs_and_swaps, meld_candidates
+    from ._copies import classes_of
+    from ._placing import layoffs_and_swaps, meld_candidates
 
     turn = state.pending
     assert turn is not None
@@ -231,9 +329,9 @@ def _moves(state: GameState) -> Iterator[Step]:
             yield candidate
     if rules.pe_tabla_enabled and not seat.declared_pe_tabla:
         declare = DeclarePeTabla(state.current)
-        if _apply(state, declare) is not None:
+        if apply_or_none(state, declare) is not None:
             yield declare
-    every = _must_close(state) or rules.max_rack_after_turn is not None
+    every = must_close(state) or rules.max_rack_after_turn is not None
     picked = ob.picked if ob is not None else None
     new = set(turn.new_melds)
     # the new meld holding the picked tile (its own tiles may still be too few)
@@ -251,9 +349,9 @@ def _moves(state: GameState) -> Iterator[Step]:
     swaps_help = not turn.opened_before or (
         picked is not None
         and picked in seat.rack
-        and _own_left(state) >= rules.take_meld_min_own_tiles
+        and own_left(state) >= rules.take_meld_min_own_tiles
     )
-    for step in _layoffs_and_swaps(state, _Classes(state, state.current)):
+    for step in layoffs_and_swaps(state, classes_of(state, state.current)):
         if every:
             yield step
             continue
@@ -297,273 +395,6 @@ def _extends(tiles: list[Tile], tile: Tile, rules: Ruleset) -> bool:
         except InvalidMeldError:
             continue
         return True
-    return False
-
-
-def _own_left(state: GameState) -> int:
-    """The rack tiles that count as the player's own for the picked tile's meld
-    (RUPE-06: held before the take, unless ``take_meld_tiles_must_predate_take`` is
-    off; a joker where ``take_meld_joker_counts_as_own``)."""
-    turn = state.pending
-    assert turn is not None and turn.obligation is not None
-    ob = turn.obligation
-    rules = state.rules
-    rack = state.seats[state.current].rack
-    own = set(ob.rack_before_take)
-    if not rules.take_meld_tiles_must_predate_take:
-        own |= {*ob.also_taken, *turn.swapped_jokers}
-    jokers = rules.take_meld_joker_counts_as_own
-    return sum(1 for i in rack if i in own and i != ob.picked and (jokers or i < 104))
-
-
-# -- the oracle: new melds alone ----------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=64)
-def _any_meld_rules(rules: Ruleset) -> Ruleset:
-    """``rules`` where any valid meld holding a given tile counts (for the melds a
-    swapped joker must go into)."""
-    return attrs.evolve(
-        rules,
-        take_meld_min_own_tiles=1,
-        take_meld_joker_counts_as_own=True,
-        take_meld_tiles_must_predate_take=False,
-    )
-
-
-def _oracle(state: GameState) -> bool:
-    """Whether new melds alone (the owed ones, then the solver's split of the rest)
-    can end the turn now; each plan found is played out by the engine."""
-    turn = state.pending
-    assert turn is not None
-    seat = state.seats[state.current]
-    rules = state.rules
-    table = state.table
-    if seat.turns == 1 and rules.first_turn_no_meld:
-        return False
-    rack = seat.rack
-    ob = turn.obligation
-    # The picked tile: its justifying meld first (or, where keeping it unmelded
-    # declares pe tablă, held back), unless it is already on the table.
-    owed: list[list[tuple[int, ...] | None]] = []
-    if ob is not None:
-        p = ob.picked
-        keeps = (
-            ob.source is not TakeSource.ATU
-            and rules.take_discard_without_meld_declares_pe_tabla
-            and rules.pe_tabla_enabled
-            and not turn.opened_before
-        )
-        if p in rack and not keeps and _own_left(state) < rules.take_meld_min_own_tiles:
-            return False  # too few own tiles left for its meld
-        if p in rack:
-            own = [i for i in ob.rack_before_take if i in rack]
-            also = [i for i in ob.also_taken if i in rack]
-            later = [i for i in rack if i != p and i not in own and i not in also]
-            options: list[tuple[int, ...] | None] = list(
-                justifying_melds(
-                    p,
-                    own,
-                    rules,
-                    also_taken=also,
-                    acquired_later=later,
-                    min_left=0,
-                    jokers=table.jokers,
-                )
-            )
-            if keeps:
-                options.append(())  # held back: it stays on the rack
-            if not options:
-                return False
-            owed.append(options)
-        elif not obligation_met(
-            ob,
-            [table.melds[m].ids for m in turn.new_melds],
-            rules,
-            laid_off=turn.laid_off,
-            acquired_later=turn.swapped_jokers,
-            opened_before_this_turn=turn.opened_before,
-            jokers=table.jokers,
-        ):
-            return False
-    # JOLY-04: each swapped joker still on the rack goes into a new meld.
-    if rules.swapped_joker_use is SwappedJokerUse.SAME_TURN_NEW_MELD:
-        melded = {i for m in turn.new_melds for i in table.melds[m].ids}
-        for j in dict.fromkeys(turn.swapped_jokers):
-            if j in melded:
-                continue
-            if j not in rack:
-                return False
-            owed.append([None])  # its meld is chosen once the others are known
-    for chosen in _choices(owed):
-        for plan in _plans(state, chosen):
-            if _plays_out(state, plan):
-                return True
-    return False
-
-
-def _choices(
-    owed: list[list[tuple[int, ...] | None]],
-) -> Iterator[list[tuple[int, ...] | None]]:
-    if not owed:
-        yield []
-        return
-    first, rest = owed[0], owed[1:]
-    for option in first:
-        for tail in _choices(rest):
-            yield [option, *tail]
-
-
-def _plans(
-    state: GameState, chosen: list[tuple[int, ...] | None]
-) -> Iterator[list[tuple[int, ...]]]:
-    """Plans (melds as ids, in the order to put them down) that start with the owed
-    melds of ``chosen`` (``None``: a swapped joker's meld, searched here; ``()``: the
-    picked tile held back) and end with the solver's split of the rest."""
-    turn = state.pending
-    assert turn is not None
-    table = state.table
-    rack = state.seats[state.current].rack
-    used: set[int] = set()
-    fixed: list[tuple[int, ...]] = []
-    held: set[int] = set()
-    for option in chosen:
-        if option is None:
-            continue
-        if option == ():
-            ob = turn.obligation
-            assert ob is not None
-            held.add(ob.picked)
-            continue
-        if used & set(option):
-            return
-        used |= set(option)
-        fixed.append(option)
-    jokers_owed = []
-    if any(option is None for option in chosen):
-        melded = {i for m in turn.new_melds for i in table.melds[m].ids}
-        jokers_owed = [
-            j for j in dict.fromkeys(turn.swapped_jokers) if j not in melded and j not in used
-        ]
-    yield from _joker_melds(state, rack, fixed, used, held, jokers_owed)
-
-
-def _joker_melds(
-    state: GameState,
-    rack: Sequence[int],
-    fixed: list[tuple[int, ...]],
-    used: set[int],
-    held: set[int],
-    jokers: list[int],
-) -> Iterator[list[tuple[int, ...]]]:
-    if not jokers:
-        plan = _split(state, rack, fixed, used, held)
-        if plan is not None:
-            yield plan
-        return
-    j, rest = jokers[0], jokers[1:]
-    free = [i for i in rack if i not in used and i not in held and i != j]
-    for meld in justifying_melds(
-        j, free, _any_meld_rules(state.rules), min_left=0, jokers=state.table.jokers
-    ):
-        yield from _joker_melds(state, rack, [*fixed, meld], used | set(meld), held, rest)
-
-
-def _split(
-    state: GameState,
-    rack: Sequence[int],
-    fixed: list[tuple[int, ...]],
-    used: set[int],
-    held: set[int],
-) -> list[tuple[int, ...]] | None:
-    """The owed melds ``fixed`` and the solver's split of the rest (most tiles placed,
-    the tiles that must stay kept), as ids; None where no split can end the turn."""
-    turn = state.pending
-    assert turn is not None
-    seat = state.seats[state.current]
-    rules = state.rules
-    table = state.table
-    value = table.tile
-    rest_ids = [i for i in rack if i not in used]
-    free_ids = [i for i in rest_ids if i not in held]
-    tiles = [value(i) for i in free_ids]
-    closing = _must_close(state)
-    keep_total = 1 if closing or not keeps_opening_minimum(state, seat, turn) else None
-    if keep_total is None:
-        keep_total = min_rack_after_opening(rules)
-    keep = max(0, keep_total - len(held))
-    if len(tiles) < keep:
-        return None
-    placed_melds = [table.melds[m].meld for m in turn.new_melds]
-    owed_melds = [_meld_of(value, ids, rules) for ids in fixed]
-    if any(m is None for m in owed_melds):
-        return None
-    down = [*placed_melds, *(m for m in owed_melds if m is not None)]
-    opening = not turn.opened_before and not (
-        is_pe_tabla_turn(state, seat, turn) and not rules.pe_tabla_opening_rules_apply
-    )
-    cap = rules.max_rack_after_turn
-    solution: Solution | None
-    if opening and (down or closing or cap is not None):
-        solution = best_opening(tiles, rules, Objective.TILES, min_leftover=keep, melded=down)
-    elif opening or not (closing or cap is not None):
-        return list(fixed)  # nothing more to put down (an opening would need it all)
-    else:
-        solution = best_melds(tiles, rules, Objective.TILES, min_leftover=keep)
-    if solution is None:
-        return None
-    left = len(rest_ids) - solution.placed
-    if closing and left != 1:
-        return None
-    if not closing and cap is not None and left - 1 > cap:
-        return None
-    plan = list(fixed)
-    pool = Counter({i: 1 for i in free_ids})
-    for meld in solution.melds:
-        ids = _ids_for(meld.tiles, free_ids, pool, value)
-        if ids is None:
-            return None
-        plan.append(ids)
-    return plan
-
-
-def _meld_of(value: object, ids: tuple[int, ...], rules: Ruleset) -> Meld | None:
-    assert callable(value)
-    try:
-        return analyze_meld([value(i) for i in ids], rules)
-    except InvalidMeldError:
-        return None
-
-
-def _ids_for(
-    tiles: Iterable[Tile], ids: Sequence[int], pool: Counter[int], value: object
-) -> tuple[int, ...] | None:
-    assert callable(value)
-    out: list[int] = []
-    for tile in tiles:
-        for i in ids:
-            if pool[i] and value(i) == tile:
-                pool[i] -= 1
-                out.append(i)
-                break
-        else:
-            return None
-    return tuple(out)
-
-
-def _plays_out(state: GameState, plan: list[tuple[int, ...]]) -> bool:
-    """Put the plan's melds down with the engine; the turn must then be able to end."""
-    from .legal import can_end_turn
-
-    for ids in plan:
-        after = _apply(state, MeldTiles(ids))
-        if after is None:
-            plan_refusals[0] += 1
-            return False
-        state = after
-    if can_end_turn(state):
-        return True
-    plan_refusals[0] += 1
     return False
 
 

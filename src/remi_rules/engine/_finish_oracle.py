@@ -1,0 +1,319 @@
+"""The oracle of the finishable search (:mod:`remi_rules.engine._finish`): can new
+melds alone end the pending turn now?  The melds the turn owes first (the picked
+tile's justifying meld, :func:`~remi_rules.rupere.justifying_melds`; a meld for each
+swapped joker JOLY-04 wants melded), then the rest of the rack split by the solver
+(:func:`~remi_rules.best_opening` under the opening's rules with the melds already
+down, else :func:`~remi_rules.best_melds`; most tiles placed, with the tiles that must
+stay).  Every plan it finds is played out by the engine itself
+(:func:`~remi_rules.engine.transition.apply_step`, then
+:func:`~remi_rules.engine.legal.can_end_turn`), so a True answer is never a guess."""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+
+import attrs
+
+from ..errors import IllegalStepError, InvalidMeldError
+from ..melds import Meld, analyze_meld
+from ..opening import min_rack_after_opening
+from ..ruleset import Ruleset, SwappedJokerUse
+from ..rupere import TakeSource, justifying_melds, obligation_met
+from ..solver import Objective, Solution, best_melds, best_opening
+from ..tiles import Tile
+from ._common import is_pe_tabla_turn, keeps_opening_minimum
+from .deal import NoChance
+from .state import GameState
+from .steps import MeldTiles, Step
+from .transition import apply_step
+
+__all__ = ["apply_or_none", "must_close", "oracle", "own_left", "plan_refusals"]
+
+_NO_CHANCE = NoChance()
+
+
+plan_refusals = [0]
+"""How many plans of the oracle the engine refused (a test keeps it at 0: a refused
+plan means the oracle misread a rule, and its answer fell back to False)."""
+
+
+def apply_or_none(state: GameState, step: Step) -> GameState | None:
+    try:
+        after, _ = apply_step(state, step, _NO_CHANCE)
+    except IllegalStepError:
+        return None
+    return after
+
+
+def must_close(state: GameState) -> bool:
+    turn = state.pending
+    assert turn is not None
+    seat = state.seats[state.current]
+    ob = turn.obligation
+    return (ob is not None and ob.must_close) or is_pe_tabla_turn(state, seat, turn)
+
+
+def own_left(state: GameState) -> int:
+    """The rack tiles that count as the player's own for the picked tile's meld
+    (RUPE-06: held before the take, unless ``take_meld_tiles_must_predate_take`` is
+    off; a joker where ``take_meld_joker_counts_as_own``)."""
+    turn = state.pending
+    assert turn is not None and turn.obligation is not None
+    ob = turn.obligation
+    rules = state.rules
+    rack = state.seats[state.current].rack
+    own = set(ob.rack_before_take)
+    if not rules.take_meld_tiles_must_predate_take:
+        own |= {*ob.also_taken, *turn.swapped_jokers}
+    jokers = rules.take_meld_joker_counts_as_own
+    return sum(1 for i in rack if i in own and i != ob.picked and (jokers or i < 104))
+
+
+@functools.lru_cache(maxsize=64)
+def _any_meld_rules(rules: Ruleset) -> Ruleset:
+    """``rules`` where any valid meld holding a given tile counts (for the melds a
+    swapped joker must go into)."""
+    return attrs.evolve(
+        rules,
+        take_meld_min_own_tiles=1,
+        take_meld_joker_counts_as_own=True,
+        take_meld_tiles_must_predate_take=False,
+    )
+
+
+def oracle(state: GameState) -> bool:
+    """Whether new melds alone (the owed ones, then the solver's split of the rest)
+    can end the turn now; each plan found is played out by the engine."""
+    turn = state.pending
+    assert turn is not None
+    seat = state.seats[state.current]
+    rules = state.rules
+    table = state.table
+    if seat.turns == 1 and rules.first_turn_no_meld:
+        return False
+    rack = seat.rack
+    ob = turn.obligation
+    # The picked tile: its justifying meld first (or, where keeping it unmelded
+    # declares pe tablă, held back), unless it is already on the table.
+    owed: list[list[tuple[int, ...] | None]] = []
+    if ob is not None:
+        p = ob.picked
+        keeps = (
+            ob.source is not TakeSource.ATU
+            and rules.take_discard_without_meld_declares_pe_tabla
+            and rules.pe_tabla_enabled
+            and not turn.opened_before
+        )
+        if p in rack and not keeps and own_left(state) < rules.take_meld_min_own_tiles:
+            return False  # too few own tiles left for its meld
+        if p in rack:
+            own = [i for i in ob.rack_before_take if i in rack]
+            also = [i for i in ob.also_taken if i in rack]
+            later = [i for i in rack if i != p and i not in own and i not in also]
+            options: list[tuple[int, ...] | None] = list(
+                justifying_melds(
+                    p,
+                    own,
+                    rules,
+                    also_taken=also,
+                    acquired_later=later,
+                    min_left=0,
+                    jokers=table.jokers,
+                )
+            )
+            if keeps:
+                options.append(())  # held back: it stays on the rack
+            if not options:
+                return False
+            owed.append(options)
+        elif not obligation_met(
+            ob,
+            [table.melds[m].ids for m in turn.new_melds],
+            rules,
+            laid_off=turn.laid_off,
+            acquired_later=turn.swapped_jokers,
+            opened_before_this_turn=turn.opened_before,
+            jokers=table.jokers,
+        ):
+            return False
+    # JOLY-04: each swapped joker still on the rack goes into a new meld.
+    if rules.swapped_joker_use is SwappedJokerUse.SAME_TURN_NEW_MELD:
+        melded = {i for m in turn.new_melds for i in table.melds[m].ids}
+        for j in dict.fromkeys(turn.swapped_jokers):
+            if j in melded:
+                continue
+            if j not in rack:
+                return False
+            owed.append([None])  # its meld is chosen once the others are known
+    for chosen in _choices(owed):
+        for plan in _plans(state, chosen):
+            if _plays_out(state, plan):
+                return True
+    return False
+
+
+def _choices(
+    owed: list[list[tuple[int, ...] | None]],
+) -> Iterator[list[tuple[int, ...] | None]]:
+    if not owed:
+        yield []
+        return
+    first, rest = owed[0], owed[1:]
+    for option in first:
+        for tail in _choices(rest):
+            yield [option, *tail]
+
+
+def _plans(
+    state: GameState, chosen: list[tuple[int, ...] | None]
+) -> Iterator[list[tuple[int, ...]]]:
+    """Plans (melds as ids, in the order to put them down) that start with the owed
+    melds of ``chosen`` (``None``: a swapped joker's meld, searched here; ``()``: the
+    picked tile held back) and end with the solver's split of the rest."""
+    turn = state.pending
+    assert turn is not None
+    table = state.table
+    rack = state.seats[state.current].rack
+    used: set[int] = set()
+    fixed: list[tuple[int, ...]] = []
+    held: set[int] = set()
+    for option in chosen:
+        if option is None:
+            continue
+        if option == ():
+            ob = turn.obligation
+            assert ob is not None
+            held.add(ob.picked)
+            continue
+        if used & set(option):
+            return
+        used |= set(option)
+        fixed.append(option)
+    jokers_owed = []
+    if any(option is None for option in chosen):
+        melded = {i for m in turn.new_melds for i in table.melds[m].ids}
+        jokers_owed = [
+            j for j in dict.fromkeys(turn.swapped_jokers) if j not in melded and j not in used
+        ]
+    yield from _joker_melds(state, rack, fixed, used, held, jokers_owed)
+
+
+def _joker_melds(
+    state: GameState,
+    rack: Sequence[int],
+    fixed: list[tuple[int, ...]],
+    used: set[int],
+    held: set[int],
+    jokers: list[int],
+) -> Iterator[list[tuple[int, ...]]]:
+    if not jokers:
+        plan = _split(state, rack, fixed, used, held)
+        if plan is not None:
+            yield plan
+        return
+    j, rest = jokers[0], jokers[1:]
+    free = [i for i in rack if i not in used and i not in held and i != j]
+    for meld in justifying_melds(
+        j, free, _any_meld_rules(state.rules), min_left=0, jokers=state.table.jokers
+    ):
+        yield from _joker_melds(state, rack, [*fixed, meld], used | set(meld), held, rest)
+
+
+def _split(
+    state: GameState,
+    rack: Sequence[int],
+    fixed: list[tuple[int, ...]],
+    used: set[int],
+    held: set[int],
+) -> list[tuple[int, ...]] | None:
+    """The owed melds ``fixed`` and the solver's split of the rest (most tiles placed,
+    the tiles that must stay kept), as ids; None where no split can end the turn."""
+    turn = state.pending
+    assert turn is not None
+    seat = state.seats[state.current]
+    rules = state.rules
+    table = state.table
+    value = table.tile
+    rest_ids = [i for i in rack if i not in used]
+    free_ids = [i for i in rest_ids if i not in held]
+    tiles = [value(i) for i in free_ids]
+    closing = must_close(state)
+    keep_total = 1 if closing or not keeps_opening_minimum(state, seat, turn) else None
+    if keep_total is None:
+        keep_total = min_rack_after_opening(rules)
+    keep = max(0, keep_total - len(held))
+    if len(tiles) < keep:
+        return None
+    placed_melds = [table.melds[m].meld for m in turn.new_melds]
+    owed_melds = [_meld_of(value, ids, rules) for ids in fixed]
+    if any(m is None for m in owed_melds):
+        return None
+    down = [*placed_melds, *(m for m in owed_melds if m is not None)]
+    opening = not turn.opened_before and not (
+        is_pe_tabla_turn(state, seat, turn) and not rules.pe_tabla_opening_rules_apply
+    )
+    cap = rules.max_rack_after_turn
+    solution: Solution | None
+    if opening and (down or closing or cap is not None):
+        solution = best_opening(tiles, rules, Objective.TILES, min_leftover=keep, melded=down)
+    elif opening or not (closing or cap is not None):
+        return list(fixed)  # nothing more to put down (an opening would need it all)
+    else:
+        solution = best_melds(tiles, rules, Objective.TILES, min_leftover=keep)
+    if solution is None:
+        return None
+    left = len(rest_ids) - solution.placed
+    if closing and left != 1:
+        return None
+    if not closing and cap is not None and left - 1 > cap:
+        return None
+    plan = list(fixed)
+    pool = Counter({i: 1 for i in free_ids})
+    for meld in solution.melds:
+        ids = _ids_for(meld.tiles, free_ids, pool, value)
+        if ids is None:
+            return None
+        plan.append(ids)
+    return plan
+
+
+def _meld_of(value: object, ids: tuple[int, ...], rules: Ruleset) -> Meld | None:
+    assert callable(value)
+    try:
+        return analyze_meld([value(i) for i in ids], rules)
+    except InvalidMeldError:
+        return None
+
+
+def _ids_for(
+    tiles: Iterable[Tile], ids: Sequence[int], pool: Counter[int], value: object
+) -> tuple[int, ...] | None:
+    assert callable(value)
+    out: list[int] = []
+    for tile in tiles:
+        for i in ids:
+            if pool[i] and value(i) == tile:
+                pool[i] -= 1
+                out.append(i)
+                break
+        else:
+            return None
+    return tuple(out)
+
+
+def _plays_out(state: GameState, plan: list[tuple[int, ...]]) -> bool:
+    """Put the plan's melds down with the engine; the turn must then be able to end."""
+    from .legal import can_end_turn
+
+    for ids in plan:
+        after = apply_or_none(state, MeldTiles(ids))
+        if after is None:
+            plan_refusals[0] += 1
+            return False
+        state = after
+    if can_end_turn(state):
+        return True
+    plan_refusals[0] += 1
+    return False
