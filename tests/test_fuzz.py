@@ -13,7 +13,7 @@ import pytest
 from fuzzing.outcomes import Case
 
 from remi_rules import serde
-from remi_rules.engine import GameRecord
+from remi_rules.engine import GameRecord, Match
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -118,3 +118,15 @@ def test_the_wide_run_s_older_version_records_are_migrated_not_broken(index: int
     dumped = serde.dump_record(record)
     assert dumped["format_version"] == 2
     assert serde.dump_record(serde.load_record(dumped)) == dumped
+
+
+def test_the_wide_run_s_older_version_match_is_migrated_not_broken() -> None:
+    """The rerun's saves case 72818 (seed 0): a match whose format_version was nudged
+    from 2 to 1 loads as migrated and dumps as version 2, which dumps back equal."""
+    case = fuzz.case_of("saves", 0, 72818)
+    assert case.label.startswith("match/")
+    match = case.run()
+    assert isinstance(match, Match)
+    dumped = serde.dump_match(match)
+    assert dumped["format_version"] == 2
+    assert serde.dump_match(serde.load_match(dumped)) == dumped

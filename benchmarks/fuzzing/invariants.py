@@ -33,7 +33,7 @@ def game_invariants(game: Game, data: Any) -> str | None:
             return "phase: take phase without a missing take"
         if not game.legal_steps():
             return "the loaded game has no legal step"
-    return _dumps_back(
+    return dumps_back(
         data, serde.dump_game(game), "game", lambda d: serde.dump_game(serde.load_game(d))
     )
 
@@ -46,12 +46,12 @@ def record_invariants(record: Any, data: Any) -> str | None:
     problem = tile_census(game.state)
     if problem is not None:
         return f"census after replay: {problem}"
-    return _dumps_back(
+    return dumps_back(
         data, serde.dump_record(record), "record", lambda d: serde.dump_record(serde.load_record(d))
     )
 
 
-def _dumps_back(data: Any, dumped: Any, kind: str, again: Callable[[Any], Any]) -> str | None:
+def dumps_back(data: Any, dumped: Any, kind: str, again: Callable[[Any], Any]) -> str | None:
     """An accepted document of the current format version dumps back equal; one of an
     older version is migrated: it dumps as the current version, which loads and
     dumps back equal."""
