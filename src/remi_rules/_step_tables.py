@@ -16,6 +16,7 @@ from typing import Final
 import attrs
 
 from . import _i18n as i18n
+from .docgen import _summary as docgen_summary
 from .engine.steps import STEP_TYPES, Step
 from .lipire import End
 from .notation import format_step
@@ -23,8 +24,6 @@ from .tiles import Tile, ids_of
 
 __all__ = ["TABLES", "update_tables"]
 
-_ROLE_RE: Final = re.compile(r":(?:py:)?\w+:`~?([^`]+)`")
-_WILDCARD_RE: Final = re.compile(r"(?<=[A-Z]-)\*")
 _BLOCK_RE: Final = re.compile(r"(<!-- steps: ([a-z_]+) -->\n)(.*?)(<!-- /steps -->)", re.S)
 
 
@@ -54,10 +53,8 @@ def _example(cls: type[Step]) -> Step:
 
 
 def _summary(cls: type[Step]) -> str:
-    """The first paragraph of the class's docstring, on one line, as Markdown."""
-    first = (inspect.getdoc(cls) or "").split("\n\n")[0]
-    text = " ".join(first.split()).replace("``", "`")
-    return _WILDCARD_RE.sub(r"\\*", _ROLE_RE.sub(r"`\1`", text)).replace("|", "\\|")
+    """The first paragraph of the class's docstring, on one line, as a table cell."""
+    return docgen_summary(inspect.getdoc(cls)).replace("|", "\\|")
 
 
 def _signature(cls: type[Step]) -> str:

@@ -25,7 +25,7 @@ from ..table import JokerHistory, Table, TableMeld
 from ..tiles import JOKER_IDS, Color, Tile
 from ._common import is_pe_tabla_turn, keeps_opening_minimum, rights
 from ._copies import Classes, assignments, classes_of
-from .state import GameState, Phase, context_of_state, full_rights_context
+from .state import GameState, Phase, TurnState, context_of_state, full_rights_context
 from .steps import LayOff, MeldTiles, Step, SwapJoker
 
 __all__ = ["layoffs_and_swaps", "meld_candidates"]
@@ -95,19 +95,29 @@ def _rack_layouts(pool: Counter[Tile], rules: Ruleset) -> _Layouts:
     return entry[1]
 
 
+def _placing_turn(state: GameState) -> TurnState | None:
+    """The pending turn if its player may put tiles down now (after the take, in the
+    action phase, not in a first turn without melds: ``first_turn_no_meld``), else
+    None."""
+    turn = state.pending
+    if turn is None or turn.took is None or state.phase is not Phase.ACTION:
+        return None
+    if state.seats[state.current].turns == 1 and state.rules.first_turn_no_meld:
+        return None
+    return turn
+
+
 def meld_candidates(state: GameState, classes: Classes | None = None) -> Iterator[MeldTiles]:
     """Every new meld the current player may put down now (before the turn-end
     checks), once per choice of tile values and copy classes (``classes``: the rack's,
     if already made): each one passes :func:`~remi_rules.engine._table_steps.
     verify_meld` by construction (its tiles are on the rack, it is a valid meld, the
     rack keeps what it must)."""
-    turn = state.pending
-    if turn is None or turn.took is None or state.phase is not Phase.ACTION:
+    turn = _placing_turn(state)
+    if turn is None:
         return
     seat = state.seats[state.current]
     rules = state.rules
-    if seat.turns == 1 and rules.first_turn_no_meld:
-        return
     minimum = min_rack_after_opening(rules) if keeps_opening_minimum(state, seat, turn) else 1
     limit = len(seat.rack) - minimum
     if limit < 3:
@@ -234,13 +244,11 @@ def layoffs_and_swaps(state: GameState, classes: Classes) -> Iterator[Step]:
     checks of :func:`~remi_rules.engine._table_steps.lay_off_step` and
     :func:`~remi_rules.engine._table_steps.swap_step` (what a meld says by itself made
     once per meld, :func:`_meld_info`)."""
-    turn = state.pending
-    if turn is None or turn.took is None or state.phase is not Phase.ACTION:
+    turn = _placing_turn(state)
+    if turn is None:
         return
     seat = state.seats[state.current]
     rules = state.rules
-    if seat.turns == 1 and rules.first_turn_no_meld:
-        return
     opened, this_turn = rights(seat, turn)
     if not opened and rules.swap_requires_opened:
         return
