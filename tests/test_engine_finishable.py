@@ -45,6 +45,7 @@ from remi_rules.engine import (
     TakeLastDiscard,
     Undo,
     _finish,
+    _finish_bounds,
 )
 from remi_rules.engine.legal import can_end_turn, legal_steps, turn_steps
 from remi_rules.engine.transition import NoChance, apply_step
@@ -431,7 +432,7 @@ def test_a_picked_tile_melded_with_the_tiles_of_its_rupere(loose: str, finishabl
     assert game.can(rupere) and game.is_finishable(rupere) is finishable
     game.apply(rupere)
     state = game.state
-    assert _finish._picked_out_of_reach(state) is not finishable
+    assert _finish_bounds.picked_out_of_reach(state) is not finishable
     assert _finish.can_finish(state) is finishable is brute_can_end(state)
     assert (game.legal_steps(0, finishable=True) == (Undo(),)) is not finishable
 

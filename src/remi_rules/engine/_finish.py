@@ -45,10 +45,9 @@ from ..lipire import might_fit
 from ..melds import MeldKind, analyze_meld
 from ..ruleset import Ruleset, SwappedJokerUse
 from ..rupere import TakeSource, justifying_melds
-from ..table import TableMeld
-from ..tiles import JOKER_IDS, Color, Tile
+from ..tiles import Tile
 from ._common import is_pe_tabla_turn, rights
-from ._copies import TILE_OF_ID
+from ._finish_bounds import out_of_reach
 from ._finish_oracle import apply_or_none, must_close, oracle, own_left, plan_refusals
 from .state import GameState, Phase
 from .steps import Close, DeclarePeTabla, Discard, Draw, LayOff, MeldTiles, Step, SwapJoker, Undo
@@ -132,8 +131,10 @@ def _search(state: GameState, memo: dict[Hashable, bool]) -> bool:
     if known is not None:
         return known
     memo[key] = False
+    if out_of_reach(state):
+        return False  # not now, nor after any move (necessary conditions)
     found = oracle(state)
-    if not found and not _picked_out_of_reach(state):
+    if not found:
         for step in _moves(state):
             after = apply_or_none(state, step)
             if after is not None and _search(after, memo):
@@ -141,139 +142,6 @@ def _search(state: GameState, memo: dict[Hashable, bool]) -> bool:
                 break
     memo[key] = found
     return found
-
-
-def _picked_out_of_reach(state: GameState) -> bool:
-    """The picked tile can no longer be justified, whatever the rest of the turn does
-    (a bound that cuts the search where nothing can help: the take's obligation is
-    checked at every turn's end, RUPE-01/06).
-
-    Where neither a lay-off of the picked tile (``take_discard_may_layoff``) nor
-    keeping it (``take_discard_without_meld_declares_pe_tabla``) can meet the
-    obligation, the picked tile must end in a new meld with enough own tiles.  That
-    meld can only hold tiles that are on the rack now, in the meld that holds the
-    picked tile now, or jokers (a swap brings a joker from the table to the rack; no
-    other tile leaves the table): :func:`_may_grow` (the meld it cannot leave) or
-    :func:`_may_justify` (a joker a swap may free) over those tiles is a necessary
-    condition.  Asked only once the picked tile is on the table (a meld of
-    it that went wrong: the search would try every lay-off and swap after it)."""
-    turn = state.pending
-    assert turn is not None
-    ob = turn.obligation
-    if ob is None:
-        return False
-    rules = state.rules
-    if ob.source is not TakeSource.ATU and (
-        rules.take_discard_may_layoff
-        or (
-            rules.take_discard_without_meld_declares_pe_tabla
-            and rules.pe_tabla_enabled
-            and not turn.opened_before
-        )
-    ):
-        return False
-    picked = ob.picked
-    rack = state.seats[state.current].rack
-    if picked in rack:
-        return False  # (the oracle's justifying melds; not bounded here)
-    table = state.table
-    found = next(((k, m) for k, m in enumerate(table.melds) if picked in m.ids), None)
-    if found is None:
-        return False  # (not met in a turn: the picked tile is on the rack or the table)
-    index, holder = found
-    own = set(ob.rack_before_take)
-    if not rules.take_meld_tiles_must_predate_take:
-        own |= {*ob.also_taken, *turn.swapped_jokers, *JOKER_IDS}
-    # no step takes a numbered tile off the table, nor a joker past its swaps
-    stuck = picked not in JOKER_IDS or not _swappable(state, picked)
-    # the jokers that may still come to the rack: those a swap may take off the table
-    jokers = {j for j in JOKER_IDS if j in rack or _swappable(state, j)}
-    if not stuck:  # a free joker, which a swap may bring back to the rack
-        pool = {*rack, *jokers, *holder.ids}
-        pool.discard(picked)
-        return not _may_justify(pool, own, rules)
-    if index not in turn.new_melds:
-        return True  # laid off on an older meld, where it stays
-    pool = {*rack, *(j for j in jokers if j not in holder.ids)}
-    return not _may_grow(holder, pool, own, rules)
-
-
-def _swappable(state: GameState, joker: int) -> bool:
-    """Joker ``joker`` is on the table and a swap may still take it off (JOLY-02/05)."""
-    table = state.table
-    if not table.holds(joker):
-        return False
-    history = table.joker(joker)
-    return history.fixed_as is None and history.swaps < state.rules.joker_swap_limit
-
-
-def _may_grow(meld: TableMeld, pool: set[int], own: set[int], rules: Ruleset) -> bool:
-    """A loose bound for a new meld that holds the picked tile for good: grown by
-    tiles of ``pool`` (lay-offs at its ends, tiles swapped in for its jokers), can it
-    hold ``take_meld_min_own_tiles`` tiles of ``own``?  Counts its own tiles, every own
-    tile of ``pool`` that could join it (its rank in a set, its colour in the ranks a
-    run could span, jokers filling the gaps) and the own jokers."""
-    need = rules.take_meld_min_own_tiles
-    counts = rules.take_meld_joker_counts_as_own
-    have = sum(1 for i in meld.ids if i in own and (counts or i not in JOKER_IDS))
-    jokers = [i for i in pool if i in JOKER_IDS]
-    have += sum(1 for i in jokers if i in own) if counts else 0
-    info = meld.meld
-    values = {TILE_OF_ID[i] for i in pool if i not in JOKER_IDS}
-    mine = {TILE_OF_ID[i] for i in pool if i not in JOKER_IDS and i in own}
-    if meld.kind is MeldKind.TERTA:
-        return have + len({t.color for t in mine if t.rank == info.low}) >= need
-    colour = info.color
-    low, high = info.low, info.low + len(meld.ids) - 1
-    present = [False] + [Tile(1 if r == 14 else r, colour) in values for r in range(1, 15)]
-    owned = [False] + [Tile(1 if r == 14 else r, colour) in mine for r in range(1, 15)]
-    for lo in range(low, 0, -1):
-        gaps = sum(1 for r in range(lo, low) if not present[r])
-        for hi in range(high, min(14, lo + 12) + 1):
-            gaps += hi > high and not present[hi]
-            if gaps <= len(jokers) and have + sum(owned[lo : hi + 1]) >= need:
-                return True
-    return False
-
-
-def _may_justify(pool: set[int], own: set[int], rules: Ruleset) -> bool:
-    """A loose form of :func:`~remi_rules.rupere.can_justify` for a picked free joker
-    (True wherever it is): some run or set of the tiles of ``pool`` and the joker holds
-    at least ``take_meld_min_own_tiles`` tiles of ``own``, every joker free (a fixed
-    one may only be less useful), a run from the ace to the ace, jokers anywhere.
-    Linear in the windows of ranks, where the exact catalogue of a big rack costs
-    seconds."""
-    need = rules.take_meld_min_own_tiles
-    jokers = [i for i in pool if i in JOKER_IDS]
-    own_jokers = sum(1 for i in jokers if i in own) if rules.take_meld_joker_counts_as_own else 0
-    held: dict[tuple[int, Color], bool] = {}  # (rank, colour) in the pool -> an own copy
-    for i in pool:
-        if i not in JOKER_IDS:
-            t = TILE_OF_ID[i]
-            assert t.rank is not None and t.color is not None
-            held[t.rank, t.color] = held.get((t.rank, t.color), False) or i in own
-    # a set: 3 or 4 tiles of one rank in distinct colours, the picked joker one of them
-    for rank in range(1, 14):
-        colours = [c for c in Color if (rank, c) in held]
-        if 1 + len(colours) + len(jokers) >= 3 and (
-            min(3, sum(1 for c in colours if held[rank, c]) + own_jokers) >= need
-        ):
-            return True
-    # a run: one colour, ranks lo..hi (14: the ace high), the jokers in its gaps
-    spare = len(jokers) + 1  # the picked joker fills a gap too
-    for colour in Color:
-        present = [False] + [(1 if r == 14 else r, colour) in held for r in range(1, 15)]
-        mine_at = [False] + [held.get((1 if r == 14 else r, colour), False) for r in range(1, 15)]
-        for lo in range(1, 13):
-            gaps = mine = 0
-            for hi in range(lo, min(14, lo + 12) + 1):
-                if not present[hi]:
-                    gaps += 1
-                elif mine_at[hi]:
-                    mine += 1
-                if hi - lo >= 2 and gaps <= spare and mine + own_jokers >= need:
-                    return True
-    return False
 
 
 def _moves(state: GameState) -> Iterator[Step]:

@@ -1,0 +1,93 @@
+"""The bounds of the finishable search (``engine/_finish_bounds.py``): necessary
+conditions for a turn's end, which stop the search at a position without trying its
+moves on the table.
+
+* They never stop a turn that can end: wherever a bound fires in a position whose
+  turn cannot end at once, a brute force over every continuation agrees that the turn
+  cannot end (small positions of random rounds, presets and random house rules).
+* The position that made them (rummy45, an atu take that must close, ATU-06, with a
+  12-tile rack and 18 melds on the table, from ``python tests/test_engine_finishable.py
+  --rounds 10 --presets rummy45 --seed w3 --burn 0.03``, round 9) is judged by a few
+  hundred positions, where one step alone took 284,604 positions and 100 s of CPU.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Hashable
+from pathlib import Path
+
+import pytest
+from test_engine_finishable import TooBig, brute_can_end, small_positions
+
+from remi_rules import serde
+from remi_rules.engine import LayOff, Phase, _finish, _finish_bounds, _finish_oracle
+from remi_rules.engine.legal import can_end_turn
+from remi_rules.lipire import End
+
+WIDE = bool(os.environ.get("REMI_WIDE"))
+POSITIONS = Path(__file__).resolve().parent / "data" / "positions"
+
+
+@pytest.mark.rule("ATU-06")
+@pytest.mark.rule("CLOSE-04")
+@pytest.mark.rule("CLOSE-06")
+@pytest.mark.rule("RUPE-01")
+@pytest.mark.rule("RUPE-06")
+@pytest.mark.rule("TURN-10")
+@pytest.mark.parametrize("seed", range(24) if WIDE else (2, 4))
+def test_a_bound_never_stops_a_turn_that_can_end(seed: int) -> None:
+    # (seeds 2 and 4 reach pe-tablă declarers' turns, which must close, many times;
+    # REMI_WIDE=1 runs 24 seeds of 60 rounds)
+    fired: Counter[str] = Counter()
+    for game, _ in small_positions(seed, 60 if WIDE else 12):
+        state = game.state
+        if state.phase is not Phase.ACTION or can_end_turn(state):
+            continue
+        picked = _finish_bounds.picked_out_of_reach(state)
+        stuck = _finish_bounds.too_many_stuck(state)
+        if not (picked or stuck):
+            continue
+        try:
+            truth = brute_can_end(state)
+        except TooBig:
+            fired["too big"] += 1
+            continue
+        where = f"{state.rules.fingerprint()} turn {state.turn}"
+        assert not truth, f"a bound stopped a turn that can end: {where} ({picked}, {stuck})"
+        fired["picked"] += picked
+        fired["stuck"] += stuck
+    assert WIDE or fired["stuck"] >= 20, fired
+    assert fired["too big"] <= fired["stuck"] // 10, fired
+
+
+@pytest.mark.rule("ATU-06")
+@pytest.mark.rule("RUPE-06")
+def test_an_atu_take_that_must_close_is_judged_by_few_positions() -> None:
+    game = serde.loads_game(
+        (POSITIONS / "rummy45-atu-close-12-tiles.json").read_text(encoding="utf-8")
+    )
+    state = game.state
+    table = state.table
+    rack = state.seats[state.current].rack
+    assert state.pending is not None and state.pending.obligation is not None
+    assert len(rack) == 13 and len(table.melds) == 18
+    memo: dict[Hashable, bool] = {}
+    legal = game.legal_steps(state.current)
+    finishable = _finish.finishable_steps(state, legal, memo)
+    assert len(memo) <= 1000, len(memo)
+    assert finishable == game.legal_steps(state.current, finishable=True)
+    # the atu 4G's meld needs 2G and 3G (its own tiles); 3G laid off on 4G..8G
+    # strands it (one joker only is reachable: 7R frees the one of 7G 7N J)
+    atu = state.pending.obligation.picked
+    assert str(table.tile(atu)) == "4G"
+    three = next(i for i in rack if str(table.tile(i)) == "3G")
+    run = next(k for k, m in enumerate(table.melds) if str(m.meld) == "4G 5G 6G 7G 8G")
+    lay = LayOff(three, run, End.LOW)
+    assert game.can(lay) and not game.is_finishable(lay)
+    after = _finish_oracle.apply_or_none(state, lay)
+    assert after is not None and _finish_bounds.picked_out_of_reach(after)
+    assert not _finish_bounds.picked_out_of_reach(state)
+    jokers = _finish_bounds.reachable_jokers(state)
+    assert len(jokers) == 1
