@@ -11,8 +11,8 @@ every id that seat cannot know is replaced by ``None`` (docs/protocol.md).
 Every event class subclasses :class:`Event` and registers itself when it is built
 (an attrs class with a ``kind`` of its own): the classes of this module, and an event
 declared beside its handler in a handler module (``engine/_windows.py`` …).  The
-loader, the JSON Schema and the tests read them from :func:`event_types`; a second
-class of the same ``kind`` is a :class:`TypeError` where it is declared.
+JSON Schema and the tests read them from :func:`event_types`; a second class of the
+same ``kind`` is a :class:`TypeError` where it is declared.
 """
 
 from __future__ import annotations
