@@ -910,6 +910,10 @@ for _name in STEP_NAMES:
 for _label, _call, _want in _step_calls():
     CALLS[_label].append(("wrong type", _call, _want))
 CALLS["LayOff"].append(("end", lambda: LayOff(1, 0, "middle"), TYPE))
+CALLS["Event"] = [  # the base class of the events: no field, no kind
+    ("an argument", lambda: eng.Event(1), TYPE),  # type: ignore[call-arg]
+    ("dumped", lambda: serde.dump_event(eng.Event(), seat=0), TYPE),
+]
 CALLS["Discard"].append(
     ("verify out of range", lambda: _game().verify(Discard(-1)), _coded(StepErrorCode.NOT_IN_RACK))
 )
@@ -917,7 +921,6 @@ CALLS["Discard"].append(
 VALUES = {
     # records and types the engine builds; they take no arguments from a caller that
     # are not checked when they are used (serde.load_* checks saved ones field by field)
-    "Event": "a type alias",
     "Step": "a type alias",
     "STEP_TYPES": "a tuple of classes",
     "MAX_UNDOS_PER_TURN": "a constant",

@@ -29,8 +29,8 @@ from hypothesis import strategies as st
 
 from remi_rules import serde
 from remi_rules._fields import SEAT, TILE_ID, TILES, items
-from remi_rules.engine import MatchConfig, PlayerView, Step
-from remi_rules.engine.events import DealerChosen, _Event
+from remi_rules.engine import MatchConfig, PlayerView, Step, events
+from remi_rules.engine.events import Event
 from remi_rules.engine.steps import Discard, Draw, _Step
 from remi_rules.errors import InvalidMeldError, InvalidStateError, MeldErrorCode, StateErrorCode
 from remi_rules.serde import _convert, _schema
@@ -105,15 +105,6 @@ class OfferDoubles(_Step):
     to: tuple[int, ...] = attrs.field(metadata=items(SEAT, most=3, unique=True))
 
 
-@attrs.frozen
-class DoublesOffered(_Event):
-    """``seat`` offered a double."""
-
-    kind: ClassVar[str] = "doubles_offered"
-    seat: int = attrs.field(metadata=SEAT)
-    tiles: tuple[int | None, ...] = attrs.field(metadata=items(TILE_ID, most=2))
-
-
 Steps = Draw | Discard | OfferDoubles
 
 
@@ -173,21 +164,39 @@ def test_a_new_step_class_is_described_by_the_schema_walker() -> None:
     assert not check.is_valid({"kind": "offer_doubles", "seat": 1, "tile": 5, "to": [0, 0]})
 
 
-def test_a_new_event_class_is_written_and_described_from_its_fields() -> None:
-    event = DoublesOffered(seat=2, tiles=(7, None))
-    assert serde.dump_event(event, seat=0) == {  # type: ignore[arg-type]
-        "kind": "doubles_offered",
+def test_a_new_event_class_is_written_and_described_from_its_fields(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The class registers itself (events.event_types): into a copy of the registry,
+    # so that the other tests' schemas do not see it.
+    monkeypatch.setattr(events, "_KINDS", dict(events._KINDS))
+
+    @attrs.frozen
+    class DoublesShown(Event):
+        """``seat`` showed a double."""
+
+        kind: ClassVar[str] = "doubles_shown"
+        seat: int = attrs.field(metadata=SEAT)
+        tiles: tuple[int | None, ...] = attrs.field(metadata=items(TILE_ID, most=2))
+
+    event = DoublesShown(seat=2, tiles=(7, None))
+    assert serde.dump_event(event, seat=0) == {
+        "kind": "doubles_shown",
         "seat": 2,
         "tiles": [7, None],
     }
-    defs: dict[str, Any] = {}
-    _schema.type_schema(DealerChosen | DoublesOffered, {}, defs)
-    assert defs["event_doubles_offered"]["properties"]["tiles"]["items"] == {
+    assert events.event_types()[-1] is DoublesShown
+    schema = _schema.event_schema()
+    assert schema["properties"]["kind"]["enum"][-1] == "doubles_shown"
+    assert schema["$defs"]["event_doubles_shown"]["properties"]["tiles"]["items"] == {
         "anyOf": [
             {"type": "integer", "minimum": 0, "maximum": 105, "description": TILE_ID["doc"]},
             {"type": "null"},
         ]
     }
+    check = jsonschema.Draft202012Validator(schema)
+    assert check.is_valid(serde.dump_event(event, seat=serde.FULL))
+    assert not check.is_valid({"kind": "doubles_shown", "seat": 2, "tiles": [7, 7, 7]})
 
 
 # -- which error ---------------------------------------------------------------------------

@@ -7,6 +7,12 @@ needs a random generator.  Events name physical tile ids, so an event as the eng
 makes it is for the server's own log; what a seat (or a spectator) may be sent is
 :meth:`seen_by` of it (:meth:`Game.events_for <remi_rules.engine.Game.events_for>`):
 every id that seat cannot know is replaced by ``None`` (docs/protocol.md).
+
+Every event class subclasses :class:`Event` and registers itself when it is built
+(an attrs class with a ``kind`` of its own): the classes of this module, and an event
+declared beside its handler in a handler module (``engine/_windows.py`` …).  The
+JSON Schema and the tests read them from :func:`event_types`; a second class of the
+same ``kind`` is a :class:`TypeError` where it is declared.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ __all__ = [
     "TookAtu",
     "TookFromRow",
     "TurnStarted",
+    "event_types",
 ]
 
 
@@ -58,10 +65,17 @@ class EndReason(enum.StrEnum):
     """``max_turns_per_round`` turns without a close (END-04)."""
 
 
-class _Event:
+class Event:
+    """Any event: the base class of every event class, an attrs class with a ``kind``
+    (its JSON tag) of its own, registered when it is built (:func:`event_types`)."""
+
     __slots__ = ()
     kind: ClassVar[str]
     chance: ClassVar[bool] = False
+
+    @classmethod
+    def __attrs_init_subclass__(cls) -> None:
+        _register(cls)
 
     def seen_by(self, seat: int | None) -> Self:
         """This event as ``seat`` may see it (``None``: a spectator): every tile id
@@ -71,6 +85,35 @@ class _Event:
         :class:`TypeError`."""
         _viewer(seat)
         return self
+
+
+_KINDS: Final[dict[str, type[Event]]] = {}
+"""Every event class by its ``kind``, in the order they were built."""
+
+
+def _register(cls: type[Event]) -> None:
+    kind = cls.__dict__.get("kind")
+    if kind is None and getattr(cls, "kind", None) is None:
+        return  # a base class of events, not one
+    if not isinstance(kind, str):
+        raise TypeError(f"event class {cls.__qualname__} needs a kind (a str) of its own")
+    other = _KINDS.get(kind)
+    if other is not None:
+        raise TypeError(
+            f"event kind {kind!r} of {cls.__module__}.{cls.__qualname__} is taken "
+            f"by {other.__module__}.{other.__qualname__}"
+        )
+    _KINDS[kind] = cls
+
+
+def event_types() -> tuple[type[Event], ...]:
+    """Every event class: this module's in the order they are declared, then those
+    declared beside their handlers, by module and in the order declared there (an
+    order that does not depend on which module was imported first)."""
+    from . import transition  # noqa: F401  (it imports every handler module)
+
+    built = {cls: k for k, cls in enumerate(_KINDS.values())}
+    return tuple(sorted(built, key=lambda c: (c.__module__ != __name__, c.__module__, built[c])))
 
 
 def _viewer(seat: object) -> int | None:
@@ -89,7 +132,7 @@ def _hidden(ids: tuple[int | None, ...]) -> tuple[int | None, ...]:
 
 
 @attrs.frozen(weakref_slot=False)
-class DealerChosen(_Event):
+class DealerChosen(Event):
     """The round's dealer (DEAL-01): drawn at random, or the seat before the starter
     given (``Game.new(starter=…)``, an explicit deal); the starter is the next seat.
     Every round's event log begins with it, a replayed one too."""
@@ -100,7 +143,7 @@ class DealerChosen(_Event):
 
 
 @attrs.frozen(weakref_slot=False)
-class Dealt(_Event):
+class Dealt(Event):
     """Chance: the 106 ids in dealt order (racks from seat 0, ``sizes[s]`` tiles for
     seat ``s``, the atu, the stock top first), after a shuffle or as given
     (DEAL-02/03/04); also after a redeal.  Seen by a seat, only its own rack and the
@@ -124,7 +167,7 @@ class Dealt(_Event):
 
 
 @attrs.frozen(weakref_slot=False)
-class AtuReturned(_Event):
+class AtuReturned(Event):
     """Chance: a joker came up as the atu where ``atu_may_be_joker`` is false; it went
     back into the stock, the stock was shuffled (``stock``, top first) and ``atu``
     turned instead (DEAL-03)."""
@@ -141,7 +184,7 @@ class AtuReturned(_Event):
 
 
 @attrs.frozen(weakref_slot=False)
-class StockReshuffled(_Event):
+class StockReshuffled(Event):
     """Chance: the stock ran out and the row, all but its last tile, became the new
     stock in this order, top first (END-02, ``reshuffle_discards``)."""
 
@@ -155,14 +198,14 @@ class StockReshuffled(_Event):
 
 
 @attrs.frozen(weakref_slot=False)
-class TurnStarted(_Event):
+class TurnStarted(Event):
     kind: ClassVar[str] = "turn_started"
     seat: int = attrs.field(metadata=SEAT)
     turn: int = attrs.field(metadata=TURN)
 
 
 @attrs.frozen(weakref_slot=False)
-class Drew(_Event):
+class Drew(Event):
     """``seat`` drew ``tile`` from the stock; only that seat sees which."""
 
     kind: ClassVar[str] = "drew"
@@ -174,7 +217,7 @@ class Drew(_Event):
 
 
 @attrs.frozen(weakref_slot=False)
-class TookFromRow(_Event):
+class TookFromRow(Event):
     """``tiles`` left the row at ``index`` for ``seat``'s rack (the picked tile first)."""
 
     kind: ClassVar[str] = "took_from_row"
@@ -184,14 +227,14 @@ class TookFromRow(_Event):
 
 
 @attrs.frozen(weakref_slot=False)
-class TookAtu(_Event):
+class TookAtu(Event):
     kind: ClassVar[str] = "took_atu"
     seat: int = attrs.field(metadata=SEAT)
     tile: int = attrs.field(metadata=TILE_ID)
 
 
 @attrs.frozen(weakref_slot=False)
-class Melded(_Event):
+class Melded(Event):
     kind: ClassVar[str] = "melded"
     seat: int = attrs.field(metadata=SEAT)
     meld: int = attrs.field(metadata=MELD_INDEX)
@@ -199,7 +242,7 @@ class Melded(_Event):
 
 
 @attrs.frozen(weakref_slot=False)
-class LaidOff(_Event):
+class LaidOff(Event):
     kind: ClassVar[str] = "laid_off"
     seat: int = attrs.field(metadata=SEAT)
     meld: int = attrs.field(metadata=MELD_INDEX)
@@ -208,7 +251,7 @@ class LaidOff(_Event):
 
 
 @attrs.frozen(weakref_slot=False)
-class JokerSwapped(_Event):
+class JokerSwapped(Event):
     kind: ClassVar[str] = "joker_swapped"
     seat: int = attrs.field(metadata=SEAT)
     meld: int = attrs.field(metadata=MELD_INDEX)
@@ -217,14 +260,14 @@ class JokerSwapped(_Event):
 
 
 @attrs.frozen(weakref_slot=False)
-class Discarded(_Event):
+class Discarded(Event):
     kind: ClassVar[str] = "discarded"
     seat: int = attrs.field(metadata=SEAT)
     tile: int = attrs.field(metadata=TILE_ID)
 
 
 @attrs.frozen(weakref_slot=False)
-class Announced(_Event):
+class Announced(Event):
     """``what`` is ``"few_tiles"`` or ``"atu"``; ``automatic`` when the engine made it
     (ANNOUNCE-04 under :class:`~remi_rules.engine.Automation`)."""
 
@@ -235,7 +278,7 @@ class Announced(_Event):
 
 
 @attrs.frozen(weakref_slot=False)
-class AnnouncementMissed(_Event):
+class AnnouncementMissed(Event):
     """``seat`` ended a turn with few tiles and did not announce before the next
     turn began: he is liable for ``no_announce_penalty`` (ANNOUNCE-03, OQ-41)."""
 
@@ -244,7 +287,7 @@ class AnnouncementMissed(_Event):
 
 
 @attrs.frozen(weakref_slot=False)
-class PeTablaDeclared(_Event):
+class PeTablaDeclared(Event):
     kind: ClassVar[str] = "pe_tabla_declared"
     seat: int = attrs.field(metadata=SEAT)
 
@@ -255,7 +298,7 @@ them."""
 
 
 @attrs.frozen(weakref_slot=False)
-class DoublesOffered(_Event):
+class DoublesOffered(Event):
     """``seat`` offers a double of class ``double_class`` (DUBLE-02: ``"small"``,
     ``"big"`` or ``"key"``) for a blind exchange; ``tile``, the tile it would give, is
     seen by that seat only."""
@@ -270,7 +313,7 @@ class DoublesOffered(_Event):
 
 
 @attrs.frozen(weakref_slot=False)
-class DoublesOfferWithdrawn(_Event):
+class DoublesOfferWithdrawn(Event):
     """``seat``'s open offer of a double is gone without an exchange: ``reason`` is
     ``"broken"`` (the seat gave a tile of that double in another exchange) or
     ``"lapsed"`` (play started)."""
@@ -281,7 +324,7 @@ class DoublesOfferWithdrawn(_Event):
 
 
 @attrs.frozen(weakref_slot=False)
-class DoublesExchanged(_Event):
+class DoublesExchanged(Event):
     """``seat`` (whose offer was taken up) gave ``given`` to ``other`` (who accepted)
     and got ``received``: blind, so only those two seats see the tiles."""
 
@@ -298,7 +341,7 @@ class DoublesExchanged(_Event):
 
 
 @attrs.frozen(weakref_slot=False)
-class RoundEnded(_Event):
+class RoundEnded(Event):
     """The round is over; ``racks`` are every seat's rack as it ended, now public (the
     score names them)."""
 
@@ -311,7 +354,7 @@ class RoundEnded(_Event):
 
 
 @attrs.frozen(weakref_slot=False)
-class RoundScored(_Event):
+class RoundScored(Event):
     """The round's totals per seat and its winners (SCORE-*, TIE-*); emitted when
     :class:`~remi_rules.engine.Automation` ``scoring`` is on."""
 
@@ -321,7 +364,7 @@ class RoundScored(_Event):
 
 
 @attrs.frozen(weakref_slot=False)
-class StepUndone(_Event):
+class StepUndone(Event):
     """``seat`` took ``step`` back (:meth:`Game.undo <remi_rules.engine.Game.undo>`),
     and what that reversed, for a frontend to animate: ``to_rack`` came back to the
     rack (from the table, or a swapped tile), ``from_rack`` left it (a taken tile back
@@ -338,29 +381,3 @@ class StepUndone(_Event):
     to_row: tuple[int, ...] = attrs.field(default=(), metadata=_IDS)
     melds_removed: tuple[int, ...] = attrs.field(default=(), metadata=items(MELD_INDEX, most=106))
     atu_returned: bool = False
-
-
-Event = (
-    DealerChosen
-    | Dealt
-    | AtuReturned
-    | StockReshuffled
-    | TurnStarted
-    | Drew
-    | TookFromRow
-    | TookAtu
-    | Melded
-    | LaidOff
-    | JokerSwapped
-    | Discarded
-    | Announced
-    | AnnouncementMissed
-    | PeTablaDeclared
-    | DoublesOffered
-    | DoublesOfferWithdrawn
-    | DoublesExchanged
-    | RoundEnded
-    | RoundScored
-    | StepUndone
-)
-"""Any event."""

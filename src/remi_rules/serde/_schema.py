@@ -268,18 +268,15 @@ def view_schema() -> dict[str, Any]:
     )
 
 
-def _union_document(tp: Any, title: str, text: str) -> dict[str, Any]:
+def _union_document(members: tuple[type, ...], title: str, text: str) -> dict[str, Any]:
     defs: Defs = {}
-    members = members_of(tp)
-    assert members is not None
-    type_schema(tp, {}, defs)
-    return _document(title, text, defs.pop(union_name(members)), defs)
+    return _document(title, text, union_schema(members, defs), defs)
 
 
 def step_schema() -> dict[str, Any]:
     """A step message (:func:`~remi_rules.serde.dump_step`, :func:`load_step`)."""
     return _union_document(
-        Step,
+        typing.get_args(Step),
         "remi_rules step",
         "A step as a client sends it and remi_rules.serde.load_step reads it: an object "
         "tagged by kind with exactly that step's fields. Whether it is legal is the game's "
@@ -290,7 +287,7 @@ def step_schema() -> dict[str, Any]:
 def event_schema() -> dict[str, Any]:
     """An event message (:func:`~remi_rules.serde.dump_event`)."""
     return _union_document(
-        _events.Event,
+        _events.event_types(),
         "remi_rules event",
         "An event as remi_rules.serde.dump_event writes it for a seat, a spectator or the "
         "server's log: tagged by kind; an id hidden from the viewer is null "

@@ -18,7 +18,6 @@ import random
 from typing import Any, Final
 
 from ..engine.events import Event
-from ..engine.events import _Event as _EventBase
 from ..engine.steps import Step, _Step
 from ..engine.view import PlayerView
 from ..errors import RemiError
@@ -101,7 +100,7 @@ def dump_event(event: Event, *, seat: int | _Full | None) -> dict[str, Any]:
     ids as ``null``.  ``seat`` has no default, so that a server says whom it writes
     for.  A step inside an event (:class:`~remi_rules.engine.events.StepUndone`) is
     written as :func:`dump_step` writes it."""
-    if not isinstance(event, _EventBase):
+    if not isinstance(event, Event) or not hasattr(event, "kind"):
         raise TypeError(f"event must be an Event, not {type(event).__name__}")
     seen = event if isinstance(seat, _Full) else event.seen_by(seat)
     data: dict[str, Any] = unstructure(seen)
