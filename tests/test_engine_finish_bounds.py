@@ -5,10 +5,13 @@ moves on the table.
 * They never stop a turn that can end: wherever a bound fires in a position whose
   turn cannot end at once, a brute force over every continuation agrees that the turn
   cannot end (small positions of random rounds, presets and random house rules).
-* The position that made them (rummy45, an atu take that must close, ATU-06, with a
-  12-tile rack and 18 melds on the table, from ``python tests/test_engine_finishable.py
-  --rounds 10 --presets rummy45 --seed w3 --burn 0.03``, round 9) is judged by a few
-  hundred positions, where one step alone took 284,604 positions and 100 s of CPU.
+* The positions that made them (tests/data/positions, from the finishable-only player
+  of ``python tests/test_engine_finishable.py``) are judged by a few thousand positions
+  at most: rummy45, an atu take that must close (ATU-06) with a 12-tile rack and 18
+  melds on the table (``--seed w3 --burn 0.03``, round 9), where one step alone took
+  284,604 positions and 100 s of CPU; online, a rupere of 46 tiles for a joker (a
+  55-tile rack; round 116 of ``--burn 0.25``), whose 1,601 steps took minutes.  There,
+  the melds of the picked joker get the same answer with the bounds as without.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import pytest
 from test_engine_finishable import TooBig, brute_can_end, small_positions
 
 from remi_rules import serde
-from remi_rules.engine import LayOff, Phase, _finish, _finish_bounds, _finish_oracle
+from remi_rules.engine import LayOff, MeldTiles, Phase, _finish, _finish_bounds, _finish_oracle
 from remi_rules.engine.legal import can_end_turn
 from remi_rules.lipire import End
 
@@ -91,3 +94,30 @@ def test_an_atu_take_that_must_close_is_judged_by_few_positions() -> None:
     assert not _finish_bounds.picked_out_of_reach(state)
     jokers = _finish_bounds.reachable_jokers(state)
     assert len(jokers) == 1
+
+
+@pytest.mark.rule("RUPE-03")
+@pytest.mark.rule("RUPE-06")
+@pytest.mark.rule("JOLY-05")
+def test_a_rupere_for_a_joker_with_a_big_rack(monkeypatch: pytest.MonkeyPatch) -> None:
+    # online: seat 3 broke the row at a joker and took 46 tiles (a 55-tile rack); the
+    # joker's meld needs 2 of his 8 own tiles.  A joker swapped back is fixed as the
+    # tile it stood for (JOLY-05), so it cannot go into just any meld.
+    game = serde.loads_game(
+        (POSITIONS / "online-rupere-46-tiles-picked-joker.json").read_text(encoding="utf-8")
+    )
+    state = game.state
+    assert state.pending is not None and state.pending.obligation is not None
+    picked = state.pending.obligation.picked
+    assert len(state.seats[state.current].rack) == 55
+    memo: dict[Hashable, bool] = {}
+    legal = game.legal_steps(state.current)
+    assert len(legal) == 1601
+    finishable = _finish.finishable_steps(state, legal, memo)
+    assert len(memo) <= 10_000, len(memo)
+    melds = [s for s in legal if isinstance(s, MeldTiles) and picked in s.tiles]
+    sample = melds[:: 8 if WIDE else 40]
+    bounded = [step in finishable for step in sample]
+    assert 0 < sum(bounded) < len(sample)
+    monkeypatch.setattr(_finish, "out_of_reach", lambda state: False)
+    assert bounded == [_finish.finishable_after(state, step, {}) for step in sample]

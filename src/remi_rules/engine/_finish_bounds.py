@@ -16,7 +16,7 @@ brute force over the whole turn."""
 from __future__ import annotations
 
 from ..melds import MeldKind
-from ..ruleset import Ruleset
+from ..ruleset import Ruleset, SwappedJokerMode
 from ..rupere import TakeSource
 from ..table import TableMeld
 from ..tiles import JOKER_IDS, Color, Tile
@@ -38,9 +38,25 @@ def reachable_jokers(state: GameState) -> set[int]:
     """The jokers that are on the rack, or on the table where a swap may still take
     them: not fixed (JOLY-05), swaps left (JOLY-02), and a tile of the rack that the
     joker stands for (a set's joker: any of its open colours)."""
+    return set(_joker_values(state))
+
+
+_Jokers = dict[int, tuple[Tile, ...] | None]
+"""Reachable jokers -> the values they may take (``None``: any, a wild joker)."""
+
+
+def _joker_values(state: GameState) -> _Jokers:
+    """:func:`reachable_jokers` with what each may stand for once on the rack: a
+    fixed joker only its tile; a joker a swap brings back, under ``fixed_identity``,
+    only the tile it stood for (JOLY-05); any other is wild."""
     rack = state.seats[state.current].rack
     table = state.table
-    out: set[int] = {j for j in JOKER_IDS if j in rack}
+    fixing = state.rules.swapped_joker_mode is SwappedJokerMode.FIXED_IDENTITY
+    out: _Jokers = {}
+    for j in JOKER_IDS:
+        if j in rack:
+            fixed = table.joker(j).fixed_as
+            out[j] = None if fixed is None else (fixed,)
     values = {TILE_OF_ID[i] for i in rack if i not in JOKER_IDS}
     for j in JOKER_IDS:
         if j in out or not table.holds(j):
@@ -51,8 +67,9 @@ def reachable_jokers(state: GameState) -> set[int]:
         meld = next(m for m in table.melds if j in m.ids)
         position = meld.position_of(j)
         slot = next(s for s in meld.meld.jokers if s.position == position)
-        if any(t in values for t in slot.candidates):
-            out.add(j)
+        wanted = tuple(t for t in slot.candidates if t in values)
+        if wanted:
+            out[j] = wanted if fixing else None
     return out
 
 
@@ -62,11 +79,13 @@ def picked_out_of_reach(state: GameState) -> bool:
 
     Where neither a lay-off of the picked tile (``take_discard_may_layoff``) nor
     keeping it (``take_discard_without_meld_declares_pe_tabla``) can meet the
-    obligation, the picked tile must end in a new meld with enough own tiles: from
-    the rack, a joker the turn may still hold (:func:`reachable_jokers`), a meld of
-    this turn it may be laid off on (RUPE-01 counts the new meld it ends in), and,
-    where the picked tile is already down, the meld that holds it (:func:`_may_grow` for the
-    meld it cannot leave, :func:`_may_justify` otherwise)."""
+    obligation, the picked tile must end in a new meld with enough own tiles
+    (:func:`_may_justify`): of the rack, the jokers the turn may still hold
+    (:func:`_joker_values`: a joker a swap brings back may be fixed as the tile it stood
+    for, JOLY-05) and a meld of this turn it may be laid off on (RUPE-01 counts the new
+    meld it ends in).  Once it is down, it stays in the meld that holds it, grown
+    (:func:`_may_grow`: a new meld of this turn), or, a joker, goes back to the rack by
+    a swap and into another meld."""
     turn = state.pending
     assert turn is not None
     ob = turn.obligation
@@ -87,27 +106,29 @@ def picked_out_of_reach(state: GameState) -> bool:
     own = set(ob.rack_before_take)
     if not rules.take_meld_tiles_must_predate_take:
         own |= {*ob.also_taken, *turn.swapped_jokers, *JOKER_IDS}
-    jokers = reachable_jokers(state)
+    jokers = _joker_values(state)
     table = state.table
+    need = rules.take_meld_min_own_tiles
     if picked in rack:
         # its meld: rack tiles, jokers, or a meld of this turn it is laid off on
         pool = {*rack, *jokers, *(i for m in turn.new_melds for i in table.melds[m].ids)}
         pool.discard(picked)
-        value = None if picked in JOKER_IDS else TILE_OF_ID[picked]
-        return not _may_justify(value, pool, own, rules, rules.take_meld_min_own_tiles)
+        values = jokers.get(picked) if picked in JOKER_IDS else (TILE_OF_ID[picked],)
+        return not _may_justify_any(values, pool, own, jokers, rules, need)
     found = next(((k, m) for k, m in enumerate(table.melds) if picked in m.ids), None)
     if found is None:
         return False  # (not met in a turn: the picked tile is on the rack or the table)
     index, holder = found
-    if picked in JOKER_IDS and picked in jokers:  # a swap may bring it back to the rack
-        pool = {*rack, *jokers, *holder.ids}
+    # it stays in the new meld that holds it, grown ...
+    others = {*rack, *(j for j in jokers if j not in holder.ids)}
+    if index in turn.new_melds and _may_grow(holder, picked, others, own, jokers, rules):
+        return False
+    # ... or a joker goes back to the rack by a swap and into another meld
+    if picked in jokers:
+        pool = {*rack, *jokers}
         pool.discard(picked)
-        return not _may_justify(None, pool, own, rules, rules.take_meld_min_own_tiles)
-    # no step takes a numbered tile off the table, nor a joker past its swaps
-    if index not in turn.new_melds:
-        return True  # laid off on an older meld, where it stays
-    pool = {*rack, *(j for j in jokers if j not in holder.ids)}
-    return not _may_grow(holder, pool, own, rules)
+        return not _may_justify_any(jokers[picked], pool, own, jokers, rules, need)
+    return True  # no step takes a numbered tile off the table
 
 
 def too_many_stuck(state: GameState) -> bool:
@@ -128,10 +149,10 @@ def too_many_stuck(state: GameState) -> bool:
     rack = state.seats[state.current].rack
     if len(rack) <= allowed:
         return False
-    jokers = reachable_jokers(state)
+    jokers = _joker_values(state)
     pool = {*rack, *jokers}
-    everything = set(pool)  # a meld of any tiles (need 0 own tiles)
-    held = _held(pool, everything)
+    held = _held(pool, pool, jokers)  # a meld of any tiles (need 0 own tiles)
+    wild = sum(1 for j in jokers if jokers[j] is None)
     stuck = 0
     seen: dict[Tile, bool] = {}
     for i in rack:
@@ -140,7 +161,7 @@ def too_many_stuck(state: GameState) -> bool:
         tile = TILE_OF_ID[i]
         free = seen.get(tile)
         if free is None:
-            free = seen[tile] = _may_leave(state, tile, held, len(jokers))
+            free = seen[tile] = _may_leave(state, tile, held, wild)
         if not free:
             stuck += 1
             if stuck > allowed:
@@ -190,56 +211,95 @@ _Held = dict[tuple[int, Color], bool]
 """(rank, colour) of the numbered tiles of a pool -> an own copy among them."""
 
 
-def _held(pool: set[int], own: set[int]) -> _Held:
+def _held(pool: set[int], own: set[int], jokers: _Jokers) -> _Held:
+    """The (rank, colour) table of ``pool``: its numbered tiles, and the values a
+    joker of ``jokers`` that is not wild may stand for."""
     held: _Held = {}
     for i in pool:
-        if i not in JOKER_IDS:
-            t = TILE_OF_ID[i]
+        if i in JOKER_IDS:
+            values: tuple[Tile, ...] = jokers.get(i) or ()
+        else:
+            values = (TILE_OF_ID[i],)
+        for t in values:
             assert t.rank is not None and t.color is not None
             held[t.rank, t.color] = held.get((t.rank, t.color), False) or i in own
     return held
 
 
-def _may_grow(meld: TableMeld, pool: set[int], own: set[int], rules: Ruleset) -> bool:
+def _wild(pool: set[int], jokers: _Jokers) -> list[int]:
+    return [i for i in pool if i in JOKER_IDS and jokers.get(i) is None]
+
+
+def _may_grow(
+    meld: TableMeld, picked: int, pool: set[int], own: set[int], jokers: _Jokers, rules: Ruleset
+) -> bool:
     """A loose bound for a new meld that holds the picked tile for good: grown by
     tiles of ``pool`` (lay-offs at its ends, tiles swapped in for its jokers), can it
     hold ``take_meld_min_own_tiles`` tiles of ``own``?  Counts its own tiles, every own
-    tile of ``pool`` that could join it (its rank in a set, its colour in the ranks a
-    run could span, jokers filling the gaps) and the own jokers."""
+    tile of ``pool`` that could join it (a colour its set lacks; its colour in the
+    ranks a run could span beyond its ends, or in the place of one of its jokers but
+    ``picked``, which a swap would take out of it), wild jokers filling the gaps, and
+    the own wild jokers."""
     need = rules.take_meld_min_own_tiles
     counts = rules.take_meld_joker_counts_as_own
     have = sum(1 for i in meld.ids if i in own and (counts or i not in JOKER_IDS))
-    jokers = [i for i in pool if i in JOKER_IDS]
-    have += sum(1 for i in jokers if i in own) if counts else 0
+    wild = _wild(pool, jokers)
+    have += sum(1 for i in wild if i in own) if counts else 0
     info = meld.meld
-    values = {TILE_OF_ID[i] for i in pool if i not in JOKER_IDS}
-    mine = {TILE_OF_ID[i] for i in pool if i not in JOKER_IDS and i in own}
+    held = _held(pool, own, jokers)
+    placed = {TILE_OF_ID[i] for i in meld.ids if i not in JOKER_IDS}
     if meld.kind is MeldKind.TERTA:
-        return have + len({t.color for t in mine if t.rank == info.low}) >= need
+        colours = {t.color for t in placed}
+        return have + sum(1 for c in Color if held.get((info.low, c)) and c not in colours) >= need
     colour = info.color
+    assert colour is not None
     low, high = info.low, info.low + len(meld.ids) - 1
-    present = [False] + [Tile(1 if r == 14 else r, colour) in values for r in range(1, 15)]
-    owned = [False] + [Tile(1 if r == 14 else r, colour) in mine for r in range(1, 15)]
+    present = [False] + [(1 if r == 14 else r, colour) in held for r in range(1, 15)]
+    owned = [False] + [held.get((1 if r == 14 else r, colour), False) for r in range(1, 15)]
+    # inside its span only a joker's place can still take a tile
+    for r in range(low, high + 1):
+        place = meld.ids[r - low]
+        owned[r] = owned[r] and place in JOKER_IDS and place != picked
     for lo in range(low, 0, -1):
         gaps = sum(1 for r in range(lo, low) if not present[r])
         for hi in range(high, min(14, lo + 12) + 1):
             gaps += hi > high and not present[hi]
-            if gaps <= len(jokers) and have + sum(owned[lo : hi + 1]) >= need:
+            if gaps <= len(wild) and have + sum(owned[lo : hi + 1]) >= need:
                 return True
     return False
 
 
+def _may_justify_any(
+    values: tuple[Tile, ...] | None,
+    pool: set[int],
+    own: set[int],
+    jokers: _Jokers,
+    rules: Ruleset,
+    need: int,
+) -> bool:
+    """:func:`_may_justify` for a picked tile that may stand for any of ``values``
+    (``None``: a wild joker)."""
+    if values is None:
+        return _may_justify(None, pool, own, jokers, rules, need)
+    return any(_may_justify(v, pool, own, jokers, rules, need) for v in values)
+
+
 def _may_justify(
-    picked: Tile | None, pool: set[int], own: set[int], rules: Ruleset, need: int
+    picked: Tile | None,
+    pool: set[int],
+    own: set[int],
+    jokers: _Jokers,
+    rules: Ruleset,
+    need: int,
 ) -> bool:
     """A loose form of :func:`~remi_rules.rupere.can_justify` (True wherever it is):
-    some run or set of ``picked`` (``None``: a joker) and tiles of ``pool`` holds at
-    least ``need`` tiles of ``own``, every joker free (a fixed one may only be less
-    useful), a run from the ace to the ace, jokers anywhere.  Linear in the windows of
-    ranks, where the exact catalogue of a big rack costs seconds."""
-    jokers = [i for i in pool if i in JOKER_IDS]
-    own_jokers = sum(1 for i in jokers if i in own) if rules.take_meld_joker_counts_as_own else 0
-    return _may_justify_held(picked, _held(pool, own), len(jokers), own_jokers, need)
+    some run or set of ``picked`` (``None``: a wild joker) and tiles of ``pool``
+    holds at least ``need`` tiles of ``own``, a fixed joker as its tile, the knobs on
+    runs and sets ignored, a run from the ace to the ace, wild jokers anywhere.  Linear
+    in the windows of ranks, where the exact catalogue of a big rack costs seconds."""
+    wild = _wild(pool, jokers)
+    own_jokers = sum(1 for i in wild if i in own) if rules.take_meld_joker_counts_as_own else 0
+    return _may_justify_held(picked, _held(pool, own, jokers), len(wild), own_jokers, need)
 
 
 def _may_justify_held(
