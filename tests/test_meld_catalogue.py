@@ -123,7 +123,7 @@ def _cases() -> Iterator[tuple[Ruleset, list[Tile], Tile | None]]:
     for rack in ADVERSARIAL:
         for name in variants.names():
             for per in (1, 2, 4):
-                yield attrs.evolve(variants.get(name), real_tiles_per_joker=per), rack, None
+                yield attrs.evolve(variants.get(name), real_tiles_per_joker=per), list(rack), None
     for _ in range(RACKS):
         rack = _rack(rng)
         numbered = [t.acts_as for t in rack if t.acts_as is not None]
@@ -212,7 +212,8 @@ def test_the_solver_answers_as_with_the_old_candidates(monkeypatch: pytest.Monke
     assert new == old
 
 
-def test_the_tables_are_kept_per_meld_knobs() -> None:
+def test_the_tables_are_kept_per_meld_knobs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(catalogue_module, "_SHAPES", {})  # none kept by other tests
     clasic = variants.get("clasic")
     shapes = catalogue_module._shapes_of(clasic)
     # A knob the validator does not read shares the tables; a meld knob does not.
@@ -233,3 +234,6 @@ def test_the_tables_are_kept_per_meld_knobs() -> None:
                 attrs.evolve(clasic, real_tiles_per_joker=per, jokers_may_be_adjacent=adjacent),
             )
     assert len(catalogue_module._SHAPES) == catalogue_module._KEPT
+    assert list(catalogue_module._SHAPES)[-1] == (True, 6, True, True)
+    # clasic's knobs (2 per joker, not adjacent) came before eight others: made anew.
+    assert catalogue_module._shapes_of(clasic) is not shapes

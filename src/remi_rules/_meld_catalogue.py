@@ -128,6 +128,8 @@ _PREFIX: Final = tuple(sum(10 if q >= 10 else 5 for q in range(1, p + 1)) for p 
 _Layout = tuple[Tile, ...]
 _Entry = tuple[tuple[Candidate, ...], tuple[_Layout, ...]]
 """The melds of one run window or one rank: as candidates, and as tile layouts."""
+_Forms = tuple[Candidate, _Layout, _Layout]
+"""One meld as a candidate, a layout and a layout in table order."""
 _Form = Literal[0, 1]
 """Which form of an :data:`_Entry` a caller wants."""
 _CANDIDATES: Final = 0
@@ -156,7 +158,7 @@ class _Shapes:
     """The melds of every run window and every rank under one set of meld knobs, in
     both forms, each made when first asked (:meth:`run`, :meth:`set`) and kept."""
 
-    __slots__ = ("ace_joker_ok", "melds", "readings", "rules", "runs", "sets", "top")
+    __slots__ = ("ace_joker_ok", "melds", "rules", "runs", "sets", "top")
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
@@ -167,48 +169,22 @@ class _Shapes:
         """By ``(((free jokers * 4 + colour) * 16 + lo) * 16 + hi) << 13 | gaps``."""
         self.sets: dict[int, _Entry] = {}
         """By ``(rank * 16 + colours held) * 4 + free jokers``."""
-        self.melds: dict[tuple[int, ...], tuple[Candidate, _Layout] | None] = {}
-        """Each meld checked, by its fields (None: not valid), shared by the entries
-        that list it."""
-        self.readings: dict[tuple[int, ...], tuple[Candidate, _Layout, _Layout] | None] = {}
-        """Each meld with a fixed joker checked (:meth:`reading`)."""
+        self.melds: dict[tuple[int, ...], _Forms | None] = {}
+        """Each meld checked, by its fields in laid order (None: not valid), shared by
+        the entries that list it."""
 
-    def _add(
-        self,
-        fields: tuple[int, ...],
-        points: int,
-        ace: bool | None,
-        plain: bool,
-        into: tuple[list[Candidate], list[_Layout]],
-    ) -> None:
-        """Append the meld of ``fields`` to ``into`` if the validator accepts it (a
-        run when ``ace`` is None; ``plain``: its key is its fields twice)."""
+    def meld(self, fields: tuple[int, ...], base: Candidate) -> _Forms | None:
+        """The meld ``fields`` in laid order in its three forms (the candidate, the
+        layout, the layout in table order), or None if the validator refuses it;
+        ``base`` is the same meld without fixed jokers (itself if it has none)."""
         if fields in self.melds:
-            known = self.melds[fields]
-        else:
-            tiles = tuple(_TILES[f] for f in fields)
-            known = None
-            if is_valid_meld(tiles, self.rules):
-                key = (fields, fields) if plain else (tuple(sorted(fields)), fields)
-                cand = Candidate(fields, key, points, ace is None, bool(ace))
-                known = (cand, tiles)
-            self.melds[fields] = known
-        if known is not None:
-            into[0].append(known[0])
-            into[1].append(known[1])
-
-    def reading(
-        self, fields: tuple[int, ...], base: Candidate
-    ) -> tuple[Candidate, _Layout, _Layout] | None:
-        """The meld ``fields`` (laid in the order of ``base``, the same meld with each
-        fixed joker as its tile) in the three forms (the candidate, the layout, the
-        layout in table order), or None if the validator refuses it."""
-        if fields in self.readings:
-            return self.readings[fields]
+            return self.melds[fields]
         tiles = tuple(_TILES[f] for f in fields)
         found = None
         if is_valid_meld(tiles, self.rules):
-            if base.is_run:
+            if fields is base.fields:
+                found = (base, tiles, tiles)
+            elif base.is_run:
                 cand = Candidate(fields, (tuple(sorted(fields)), fields), base.points, True, False)
                 found = (cand, tiles, tiles)
             else:
@@ -217,20 +193,28 @@ class _Shapes:
                 ace = base.ace_set and (reals >= 3 or self.ace_joker_ok)
                 cand = Candidate(table, (table, table), base.points, False, ace)
                 found = (cand, tiles, cand.tiles)
-        self.readings[fields] = found
+        self.melds[fields] = found
         return found
+
+    def _entry(self, melds: Iterable[Candidate]) -> _Entry:
+        """The valid ones of ``melds`` (without fixed jokers), in both forms."""
+        checked = [m for m in map(self._checked, melds) if m is not None]
+        return tuple(m[0] for m in checked), tuple(m[1] for m in checked)
+
+    def _checked(self, cand: Candidate) -> _Forms | None:
+        return self.meld(cand.fields, cand)
 
     def run(self, key: int, c: int, lo: int, hi: int, gaps: int, jokers: int) -> _Entry:
         """The runs of colour ``c`` over positions ``lo..hi`` lacking the positions
         of bitmask ``gaps`` (relative to ``lo``), with up to ``jokers`` free jokers."""
         real = _RUN_FIELDS[c][lo : hi + 1]
         points = _PREFIX[hi] - _PREFIX[lo - 1]
-        into: tuple[list[Candidate], list[_Layout]] = ([], [])
+        melds = []
         for spots in _joker_spots(hi - lo + 1, gaps, jokers):
             fields = tuple(FREE_JOKER if i in spots else f for i, f in enumerate(real))
-            self._add(fields, points, None, not spots and hi < 14, into)
-        entry = (tuple(into[0]), tuple(into[1]))
-        self.runs[key] = entry
+            key_ = (fields, fields) if not spots and hi < 14 else (tuple(sorted(fields)), fields)
+            melds.append(Candidate(fields, key_, points, True, False))
+        entry = self.runs[key] = self._entry(melds)
         return entry
 
     def set(self, key: int, rank: int, held: int, jokers: int) -> _Entry:
@@ -239,16 +223,17 @@ class _Shapes:
         base = (rank - 1) * 4
         value = 25 if rank == 1 else 10 if rank >= 10 else 5
         colours = [c for c in range(4) if held >> c & 1]
-        into: tuple[list[Candidate], list[_Layout]] = ([], [])
+        melds = []
         for k in range(1, len(colours) + 1):
             for chosen in itertools.combinations(colours, k):
                 for j in range(jokers + 1):
                     if 3 <= k + j <= 4:
                         fields = (*(base + c for c in chosen), *(FREE_JOKER,) * j)
                         ace = rank == 1 and (k >= 3 or self.ace_joker_ok)
-                        self._add(fields, value * (k + j), ace, True, into)
-        entry = (tuple(into[0]), tuple(into[1]))
-        self.sets[key] = entry
+                        melds.append(
+                            Candidate(fields, (fields, fields), value * (k + j), False, ace)
+                        )
+        entry = self.sets[key] = self._entry(melds)
         return entry
 
 
@@ -267,8 +252,9 @@ def _shapes_of(rules: Ruleset) -> _Shapes:
     )
     shapes = _SHAPES.get(knobs)
     if shapes is None:
-        if len(_SHAPES) >= _KEPT:
-            del _SHAPES[next(iter(_SHAPES))]
+        kept = list(_SHAPES)  # a copy: another thread may add or drop one meanwhile
+        for oldest in kept[: max(0, len(kept) - _KEPT + 1)]:
+            _SHAPES.pop(oldest, None)
         shapes = _SHAPES[knobs] = _Shapes(rules)
     return shapes
 
@@ -375,7 +361,7 @@ def _with_fixed(
     acting = [counts[f] + counts[_FIXED0 + f] for f in range(REAL_FIELDS)]
     free = counts[FREE_JOKER]
     fixed = {f for f in range(REAL_FIELDS) if counts[_FIXED0 + f]}
-    reading = shapes.reading
+    checked = shapes.meld
     out: list[Any] = []
     for cand, layout in zip(
         _collect(acting, free, shapes, _CANDIDATES, runs, near),
@@ -395,7 +381,7 @@ def _with_fixed(
                     out.append(cand if form == _CANDIDATES else layout)
                     continue
                 fields = tuple(_FIXED0 + f if i in chosen else f for i, f in enumerate(base))
-                read = reading(fields, cand)
+                read = checked(fields, cand)
                 if read is not None:
                     out.append(read[form])
     return out

@@ -11,8 +11,8 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Final
 
-from .context import NO_JOKER_HISTORY
 from ._meld_catalogue import layouts_of
+from .context import NO_JOKER_HISTORY
 from .errors import InvalidTakeError, TakeErrorCode
 from .melds import Meld, analyze_meld
 from .ruleset import Ruleset, require_ruleset
