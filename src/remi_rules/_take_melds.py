@@ -11,9 +11,9 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Final
 
+from ._meld_catalogue import layouts_of
 from .context import NO_JOKER_HISTORY
 from .errors import InvalidTakeError, TakeErrorCode
-from .layouts import _layouts
 from .melds import Meld, analyze_meld
 from .ruleset import Ruleset, require_ruleset
 from .table import JokerHistory, tile_value_of
@@ -128,7 +128,7 @@ def justifying(
         by_value.setdefault(value(i), []).append(i)
     seen: set[tuple[int, ...]] = set()
     # Only the layouts that may hold the picked tile's value (a free joker: all).
-    for layout in _layouts(+values, rules, acts):
+    for layout in layouts_of(+values, rules, acts):
         if picked_value not in layout:
             continue
         ids = _assign(layout, picked, picked_value, by_value)

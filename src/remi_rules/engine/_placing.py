@@ -11,14 +11,14 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Final
 
+from .._meld_catalogue import layouts_of
 from .._slots import maker
 from ..closing import verify_rack_after_actions as _rack_after
 from ..context import TurnContext
 from ..errors import InvalidClosingError
 from ..joly import can_swap
-from ..layouts import meld_layouts
 from ..lipire import End, can_lay_off
-from ..melds import MeldKind, analyze_meld
+from ..melds import MeldKind
 from ..opening import may_lay_off_on_others, min_rack_after_opening
 from ..ruleset import Ruleset
 from ..table import JokerHistory, Table, TableMeld
@@ -40,8 +40,8 @@ _Layouts = tuple[tuple[Tile, ...], ...]
 _Entry = tuple[Ruleset, _Layouts, Counter[Tile], tuple[tuple[tuple[Tile, int], ...], ...]]
 _LAYOUTS: dict[tuple[int, frozenset[tuple[Tile, int]]], _Entry] = {}
 """``(id(rules), the pool's items) -> (rules, layouts, pool, each layout's values
-counted)``: the meld catalogue of a rack's values (:func:`~remi_rules.layouts.
-meld_layouts`, sets in their canonical order), made once per rack: a turn's steps keep
+counted)``: the meld catalogue of a rack's values (:func:`~remi_rules._meld_catalogue.
+layouts_of`, sets in their canonical order), made once per rack: a turn's steps keep
 asking it of the same rack."""
 _RECENT: list[_Entry] = []
 """The last pools catalogued: a rack that lost tiles (a meld, a lay-off) gets its
@@ -52,7 +52,7 @@ def _rack_layouts(pool: Counter[Tile], rules: Ruleset) -> _Layouts:
     """The meld catalogue of ``pool``.  A catalogue lists every valid meld inside its
     pool in an order that does not depend on the pool (runs by colour, lowest rank,
     highest rank, then the jokers' places in the order of their rank sets; sets by rank,
-    then the colours held and the jokers: :mod:`remi_rules.layouts`), so the catalogue
+    then the colours held and the jokers: :mod:`remi_rules._meld_catalogue`), so the catalogue
     of a smaller pool is that of a larger one without the melds that no longer fit,
     in the same order; a fixed joker (JOLY-05) is catalogued afresh."""
     key = (id(rules), frozenset(pool.items()))
@@ -77,14 +77,7 @@ def _rack_layouts(pool: Counter[Tile], rules: Ruleset) -> _Layouts:
                 )
                 break
     if entry is None:
-        out: list[tuple[Tile, ...]] = []
-        for layout in meld_layouts(pool, rules):
-            if layout[0].rank == layout[-1].rank or layout[0].is_joker or layout[-1].is_joker:
-                meld = analyze_meld(layout, rules)
-                if meld.kind is MeldKind.TERTA:
-                    layout = meld.tiles  # a set in its canonical order (fixed jokers included)
-            out.append(layout)
-        layouts = tuple(out)
+        layouts = tuple(layouts_of(pool, rules, table_order=True))  # sets as analyze_meld lays them
         entry = (rules, layouts, pool, tuple(tuple(Counter(m).items()) for m in layouts))
         if not any(t.is_fixed_joker for t in pool):
             _RECENT.append(entry)
