@@ -116,15 +116,15 @@ class Classes:
         """The copies of each value that has a single class."""
         self.representatives = [ids[0] for ids in by_key.values()]
         """The first copy of each class, the classes in rack order of their first copy."""
-        self._owed = [by_key[key][0] for key in owed]
+        self.placing: tuple[tuple[int, Tile], ...] = (
+            *((by_key[key][0], values[key]) for key in owed),
+            *((ids[0], values[key]) for key, ids in by_key.items() if not (owed and key in owed)),
+        )
+        """:attr:`representatives`, the owed classes first (the CLI's preference), each
+        with its value."""
         self.melds: dict[tuple[int, int], tuple[Ruleset, tuple[MeldTiles, ...]]] = {}
         """The rack's new melds per ``(id(rules), the most tiles a meld may take)``
         (:func:`~remi_rules.engine._placing.meld_candidates`), made once."""
-
-    def placing_order(self) -> list[int]:
-        """:attr:`representatives`, the owed classes first (the CLI's preference)."""
-        owed = self._owed
-        return [*owed, *(i for i in self.representatives if i not in owed)]
 
     def canonical(self, ids: Sequence[int]) -> tuple[int, ...]:
         """``ids`` with each class's copies replaced by its first ones, in order."""

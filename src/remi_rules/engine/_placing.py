@@ -17,7 +17,7 @@ from ..context import TurnContext
 from ..errors import InvalidClosingError
 from ..joly import can_swap
 from ..layouts import meld_layouts
-from ..lipire import End, can_lay_off
+from ..lipire import End, fits
 from ..melds import MeldKind, analyze_meld
 from ..opening import may_lay_off_on_others, min_rack_after_opening
 from ..ruleset import Ruleset
@@ -197,28 +197,37 @@ def _meld_info(table: Table, index: int, rules: Ruleset) -> _MeldInfo:
     return hit
 
 
-_TableInfo = tuple[Table, Ruleset, list[_MeldInfo], dict[Tile, list[int]]]
+_Where = dict[Tile, list[int]]
+_Swaps = dict[Tile, list[tuple[int, int]]]
+_TableInfo = tuple[Table, Ruleset, list[_MeldInfo], _Where, _Swaps]
 _TABLES: dict[tuple[int, int], _TableInfo] = {}
 """``(id(table), id(rules)) -> (table, rules, each meld's info, value -> melds it may
-fit)``: most steps leave the table as it is (a take, a discard), so this is made once
-per table."""
+fit, value -> (meld, joker) it may take the place of)``: most steps leave the table
+as it is (a take, a discard), so this is made once per table."""
 
 
-def _table_info(table: Table, rules: Ruleset) -> tuple[list[_MeldInfo], dict[Tile, list[int]]]:
+def _table_info(table: Table, rules: Ruleset) -> tuple[list[_MeldInfo], _Where, _Swaps]:
     key = (id(table), id(rules))
     hit = _TABLES.get(key)
     if hit is not None and hit[0] is table and hit[1] is rules:
-        return hit[2], hit[3]
+        return hit[2], hit[3], hit[4]
     infos = [_meld_info(table, index, rules) for index in range(len(table.melds))]
-    # which melds each value may fit (a free joker: every meld)
-    where: dict[Tile, list[int]] = {}
+    # which melds each value may fit (a free joker: every meld), and which jokers it
+    # may replace (a 3-tile set's joker stands for either missing colour, JOLY-03:
+    # the swap rules decide)
+    where: _Where = {}
+    swaps: _Swaps = {}
     for index, info in enumerate(infos):
         for value in info.values:
             where.setdefault(value, []).append(index)
+        for slot in info.jokers:
+            joker = info.meld.ids[slot.position]
+            for value in slot.candidates:
+                swaps.setdefault(value, []).append((index, joker))
     if len(_TABLES) >= 1024:
         _TABLES.clear()
-    _TABLES[key] = (table, rules, infos, where)
-    return infos, where
+    _TABLES[key] = (table, rules, infos, where, swaps)
+    return infos, where, swaps
 
 
 def _fitting_ends(
@@ -226,16 +235,13 @@ def _fitting_ends(
 ) -> tuple[End, ...]:
     """The ends of meld ``index`` where ``tile`` (rack tile ``tile_id``) may be laid
     off for a player with every right: :func:`~remi_rules.lipire.can_lay_off` in the
-    place of the meld's owner, cached per meld."""
-    ends = info.ends.get(tile)
-    if ends is None:
-        meld = info.meld
-        candidates = (End.LOW, End.HIGH) if meld.kind is MeldKind.SUITA else (End.SET,)
-        ends = info.ends[tile] = tuple(
-            end
-            for end in candidates
-            if can_lay_off(table, index, tile_id, meld.owner, full, end=end)
-        )
+    place of the meld's owner (:func:`~remi_rules.lipire.fits`), kept in
+    ``info.ends``."""
+    meld = info.meld
+    candidates = (End.LOW, End.HIGH) if meld.kind is MeldKind.SUITA else (End.SET,)
+    ends = info.ends[tile] = tuple(
+        end for end in candidates if fits(table, index, tile_id, meld.owner, full, end)
+    )
     return ends
 
 
@@ -274,39 +280,32 @@ def layoffs_and_swaps(state: GameState, classes: Classes) -> Iterator[Step]:
     jokers_elsewhere = rules.joker_layoff_on_others_melds
     full = full_rights_context(state)
     ctx: TurnContext | None = None
-    infos, where = _table_info(table, rules)
+    infos, where, swaps = _table_info(table, rules)
     every = range(len(melds))
-    tile_of_id = table.tile
-    for tile_id in classes.placing_order():
-        tile = tile_of_id(tile_id)
+    for tile_id, tile in classes.placing:
         is_joker = tile_id in JOKER_IDS
-        if is_joker and not tile.is_fixed_joker:
-            indexes: Sequence[int] = every
+        if not is_joker:
+            indexes: Sequence[int] = where.get(tile, ())
+        elif tile.is_fixed_joker:
+            indexes = where.get(tile.acts_as, ()) if tile.acts_as is not None else ()
         else:
-            acts = tile.acts_as if tile.is_fixed_joker else tile
-            indexes = where.get(acts, ()) if acts is not None else ()
-        if not indexes:
-            continue
+            indexes = every
         if may_lay:
             for index in indexes:
                 if not (on_others or index in new):
                     continue
                 if is_joker and not jokers_elsewhere and melds[index].owner != current:
                     continue
-                yield from (
-                    _lay_off(tile_id, index, end)
-                    for end in _fitting_ends(table, index, infos[index], tile_id, tile, full)
-                )
+                info = infos[index]
+                ends = info.ends.get(tile)
+                if ends is None:
+                    ends = _fitting_ends(table, index, info, tile_id, tile, full)
+                for end in ends:
+                    yield _lay_off(tile_id, index, end)
         if is_joker:
             continue
-        # A joker the tile may replace (a 3-tile set's joker stands for either missing
-        # colour, JOLY-03: the swap rules decide).
-        for index in indexes:
-            info = infos[index]
-            for slot in info.jokers:
-                if tile in slot.candidates:
-                    joker = info.meld.ids[slot.position]
-                    if ctx is None:
-                        ctx = context_of_state(state)
-                    if can_swap(table, index, joker, tile_id, current, ctx):
-                        yield SwapJoker(tile_id, index, joker)
+        for index, joker in swaps.get(tile, ()):
+            if ctx is None:
+                ctx = context_of_state(state)
+            if can_swap(table, index, joker, tile_id, current, ctx):
+                yield SwapJoker(tile_id, index, joker)
