@@ -16,13 +16,13 @@ from ..closing import verify_rack_after_actions as _rack_after
 from ..context import TurnContext
 from ..errors import InvalidClosingError
 from ..joly import can_swap
-from ..layouts import meld_layouts
 from ..lipire import End, fits
-from ..melds import MeldKind, analyze_meld
+from ..melds import MeldKind
 from ..opening import may_lay_off_on_others, min_rack_after_opening
 from ..ruleset import Ruleset
 from ..table import JokerHistory, Table, TableMeld
 from ..tiles import JOKER_IDS, Color, Tile
+from ._catalogue import rack_layouts
 from ._common import is_pe_tabla_turn, keeps_opening_minimum, rights
 from ._copies import Classes, assignments, classes_of
 from .state import GameState, Phase, TurnState, context_of_state, full_rights_context
@@ -34,65 +34,6 @@ _meld = maker(MeldTiles, trusted=True)
 _lay_off = maker(LayOff, trusted=True)
 """The engine's own steps, built without their argument checks (the hot path: the ids
 come from the rack, the ends from the meld)."""
-
-
-_Layouts = tuple[tuple[Tile, ...], ...]
-_Entry = tuple[Ruleset, _Layouts, Counter[Tile], tuple[tuple[tuple[Tile, int], ...], ...]]
-_LAYOUTS: dict[tuple[int, frozenset[tuple[Tile, int]]], _Entry] = {}
-"""``(id(rules), the pool's items) -> (rules, layouts, pool, each layout's values
-counted)``: the meld catalogue of a rack's values (:func:`~remi_rules.layouts.
-meld_layouts`, sets in their canonical order), made once per rack: a turn's steps keep
-asking it of the same rack."""
-_RECENT: list[_Entry] = []
-"""The last pools catalogued: a rack that lost tiles (a meld, a lay-off) gets its
-catalogue from theirs (:func:`_rack_layouts`)."""
-
-
-def _rack_layouts(pool: Counter[Tile], rules: Ruleset) -> _Layouts:
-    """The meld catalogue of ``pool``.  A catalogue lists every valid meld inside its
-    pool in an order that does not depend on the pool (runs by colour, lowest rank,
-    highest rank, then the jokers' places in the order of their rank sets; sets by rank,
-    then the colours held and the jokers: :mod:`remi_rules.layouts`), so the catalogue
-    of a smaller pool is that of a larger one without the melds that no longer fit,
-    in the same order; a fixed joker (JOLY-05) is catalogued afresh."""
-    key = (id(rules), frozenset(pool.items()))
-    hit = _LAYOUTS.get(key)
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    entry: _Entry | None = None
-    if not any(t.is_fixed_joker for t in pool):
-        for recent in reversed(_RECENT):
-            big = recent[2]
-            if recent[0] is rules and all(big[t] >= n for t, n in pool.items()):
-                kept = [
-                    (layout, need)
-                    for layout, need in zip(recent[1], recent[3], strict=True)
-                    if all(pool[t] >= n for t, n in need)
-                ]
-                entry = (
-                    rules,
-                    tuple(layout for layout, _ in kept),
-                    pool,
-                    tuple(need for _, need in kept),
-                )
-                break
-    if entry is None:
-        out: list[tuple[Tile, ...]] = []
-        for layout in meld_layouts(pool, rules):
-            if layout[0].rank == layout[-1].rank or layout[0].is_joker or layout[-1].is_joker:
-                meld = analyze_meld(layout, rules)
-                if meld.kind is MeldKind.TERTA:
-                    layout = meld.tiles  # a set in its canonical order (fixed jokers included)
-            out.append(layout)
-        layouts = tuple(out)
-        entry = (rules, layouts, pool, tuple(tuple(Counter(m).items()) for m in layouts))
-        if not any(t.is_fixed_joker for t in pool):
-            _RECENT.append(entry)
-            del _RECENT[:-4]
-    if len(_LAYOUTS) >= 1024:
-        _LAYOUTS.clear()
-    _LAYOUTS[key] = entry
-    return entry[1]
 
 
 def _placing_turn(state: GameState) -> TurnState | None:
@@ -133,7 +74,7 @@ def meld_candidates(state: GameState, classes: Classes | None = None) -> Iterato
     pool = Counter({t: sum(len(ids) for ids in group) for t, group in classes.by_value.items()})
     seen: set[tuple[int, ...]] = set()
     out: list[MeldTiles] = []
-    for layout in _rack_layouts(pool, rules):
+    for layout in rack_layouts(pool, rules):
         if len(layout) > limit:
             continue
         for ids in assignments(layout, classes):
