@@ -468,7 +468,8 @@ class Game:
             raise
         before_listed = self._listed
         self._state = new
-        self._listed = before_listed.then(step, new)
+        # (what is known of the state a listed step leads to: the engine's own steps)
+        self._listed = before_listed.then(step, new) if listed is not None else Listed(new)
         self._steps.append(step)
         if step.undoable:
             self._undo.append((before, step, len(self._steps) - 1, before_listed))
