@@ -31,7 +31,7 @@ from ..errors import (
 from ..ruleset import Ruleset, require_ruleset
 from ..scoring import RoundResult
 from ._finish import finishable_after
-from ._history import _random_of, _RecordingChance, _ReplayChance, _undone
+from ._history import _back_to, _random_of, _RecordingChance, _ReplayChance, _undone
 from ._listed import Listed
 from ._typed import check_players
 from ._undo import (
@@ -43,15 +43,7 @@ from ._undo import (
 from .automation import Automation, check_automation
 from .events import Announced, DealerChosen, Event, RoundScored
 from .record import GameRecord, score_state
-from .state import (
-    MAX_UNDOS_PER_TURN,
-    GameState,
-    Phase,
-    UndoInfo,
-    evolve_seat,
-    evolve_state,
-    evolve_turn,
-)
+from .state import MAX_UNDOS_PER_TURN, GameState, Phase, UndoInfo
 from .steps import (
     AnnounceFewTiles,
     Close,
@@ -438,7 +430,9 @@ class Game:
         """Verify and apply ``step``; return the events it caused (and those of the
         automatic steps that followed, see :class:`Automation`), which are also added
         to :attr:`events`.  With ``seat``, the seat that sends it: another seat's step
-        is refused (``not_your_step``), so a server never hand-codes turn order."""
+        is refused (``not_your_step``), so a server never hand-codes turn order.  A
+        step equal to one of a list :meth:`legal_steps` gave out for this state was
+        checked then: the listed step itself is applied (and recorded)."""
         self._check_sender(step, seat)
         events = self._apply(step)
         self._events.extend(events)
@@ -502,27 +496,8 @@ class Game:
         (then ``undo_limit``)."""
         before, step, k, listed = self._undo_target(Undo())
         current = self._state
-        # What the turn's first step closed stays closed (ANNOUNCE-02: a missed
-        # announcement; CLOSE-06: the pe-tablă window), and the steps made since by
-        # other seats (announcements) stand: re-apply them.  (The state shares every
-        # value it does not change with ``before``: see same_steps.)
-        turn = before.pending
-        assert turn is not None and current.pending is not None
-        seats = before.seats
-        if any(
-            old.missed_announcement != now.missed_announcement
-            for old, now in zip(seats, current.seats, strict=True)
-        ):
-            seats = tuple(
-                evolve_seat(old, missed_announcement=now.missed_announcement)
-                for old, now in zip(seats, current.seats, strict=True)
-            )
-        state = evolve_state(
-            before,
-            announce_window=current.announce_window,
-            seats=seats,
-            pending=evolve_turn(turn, steps=current.pending.steps),
-        )
+        state = _back_to(before, current)
+        # the steps made since by other seats (announcements) stand: re-apply them
         later = [s for s in self._steps[k + 1 :] if not s.in_turn]
         for other in later:
             # One the undone step made possible goes with it (an atu announcement
