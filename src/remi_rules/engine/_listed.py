@@ -4,9 +4,10 @@ makes the engine do that work again:
 
 * the lists of :func:`~remi_rules.engine.legal.legal_steps` (all seats) and
   :func:`~remi_rules.engine.legal.seat_steps` (one seat) go on the undo stack with the
-  state: an undo comes back to a state that lists the same steps as the one before
-  the undone step (:func:`same_steps`), and the undos of a turn are many (a player
-  tries a meld and takes it back);
+  state (:class:`Known`): an undo comes back to a state that lists the same steps as
+  the one before the undone step (:func:`same_steps`), and the same step made again
+  from there leads to a state whose lists are known too; the undos of a turn are
+  many (a player tries a meld and takes it back);
 * a step that a list given out for the current state holds was checked when it was
   listed, so :meth:`Listed.find` gives the engine's own copy of it and the game
   applies that copy with :func:`~remi_rules.engine.transition.apply_listed` (the
