@@ -9,14 +9,21 @@ commits with callgrind, which a shared machine does not blur::
 ``engine``: 12 seeded 4-seat rounds (clasic, online, rummy45), up to 120 steps each,
 a uniform choice among ``legal_steps()`` (sorted by text) and the four seats' views
 after each step; ``solver``: ``best_melds`` and ``best_opening`` on 72 seeded racks of
-14, 15, 21 and 30 tiles per preset; ``none``: the imports alone (subtract it).
+14, 15, 21 and 30 tiles per preset; ``protocol PRESET``: the uniform random player of
+benchmarks/bench_protocol.py over ``legal_steps(seat)`` (``apply(step, seat=seat)``,
+``max_turns_per_round`` 120) for its first 4 rounds of ``PRESET``, nothing else timed
+there (since the ``seat`` arguments, issue 15); ``none``: the imports alone (subtract
+it).  Each prints what it counted (steps, calls).
 """
 
 from __future__ import annotations
 
+import functools
 import random
 import sys
 from collections.abc import Callable
+
+import attrs
 
 from remi_rules import variants
 from remi_rules.engine import Game
@@ -56,16 +63,35 @@ def solver() -> int:
     return calls
 
 
+def protocol(preset: str, rounds: int = 4, seed: int = 1) -> int:
+    rules = attrs.evolve(variants.get(preset), max_turns_per_round=120)
+    steps = 0
+    for k in range(rounds):
+        game = Game.new(rules, 4, seed=f"{seed}-{preset}-{k}")
+        rng = random.Random(f"{seed}-{k}")
+        while not game.over:
+            seat = game.state.current
+            game.apply(rng.choice(game.legal_steps(seat)), seat=seat)
+            steps += 1
+    return steps
+
+
 def _none() -> int:
     return 0
 
 
 def main(argv: list[str]) -> int:
     jobs: dict[str, Callable[[], int]] = {"engine": engine, "solver": solver, "none": _none}
-    if len(argv) != 1 or argv[0] not in jobs:
-        print("usage: python benchmarks/workload.py engine|solver|none", file=sys.stderr)
+    for preset in ("clasic", "online", "rummy45"):
+        jobs[f"protocol {preset}"] = functools.partial(protocol, preset)
+    job = " ".join(argv)
+    if job not in jobs:
+        print(
+            "usage: python benchmarks/workload.py engine|solver|none|protocol PRESET",
+            file=sys.stderr,
+        )
         return 2
-    print(argv[0], jobs[argv[0]]())
+    print(job, jobs[job]())
     return 0
 
 

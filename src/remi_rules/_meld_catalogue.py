@@ -407,6 +407,7 @@ def layouts_of(
     near: Tile | None = None,
     *,
     table_order: bool = False,
+    runs: bool = True,
 ) -> list[_Layout]:
     """Every valid meld (tile values in laid order: a set's real tiles by colour, then
     its free jokers, a fixed joker in its tile's place, or after the free jokers with
@@ -414,12 +415,12 @@ def layouts_of(
     values are inside ``pool`` (each value with its count, unchecked: a count below 1
     holds none); with ``near`` (a numbered tile) only runs of its colour through its
     rank and sets of its rank (a superset of the melds that may hold it, in the same
-    order)."""
+    order); without ``runs``, only the sets."""
     counts = [0] * NFIELDS
     by_code = _FIELD_BY_CODE
     for tile, count in pool.items():
         counts[by_code[tile._code]] += count
     shapes = _shapes_of(rules)
     if any(counts[_FIXED0:]):
-        return _with_fixed(counts, shapes, _TABLE if table_order else _LAYOUTS, True, near)
-    return _collect(counts, counts[FREE_JOKER], shapes, _LAYOUTS, True, near)
+        return _with_fixed(counts, shapes, _TABLE if table_order else _LAYOUTS, runs, near)
+    return _collect(counts, counts[FREE_JOKER], shapes, _LAYOUTS, runs, near)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import Final
 
 from ._meld_catalogue import layouts_of
@@ -168,7 +168,14 @@ def justifying_melds(
     """
     return tuple(
         _fitting(
-            taken_tile_id, rack_before_take, rules, also_taken, acquired_later, min_left, jokers
+            taken_tile_id,
+            rack_before_take,
+            rules,
+            also_taken,
+            acquired_later,
+            min_left,
+            jokers,
+            memo=True,
         )
     )
 
@@ -199,8 +206,11 @@ def _fitting(
     acquired_later: Sequence[int],
     min_left: int,
     jokers: Sequence[JokerHistory],
+    *,
+    memo: bool = False,
 ) -> Iterator[tuple[int, ...]]:
-    """The justifying melds that leave ``min_left`` tiles, lazily (arguments checked)."""
+    """The justifying melds that leave ``min_left`` tiles, lazily (arguments checked);
+    with ``memo``, all of them made at once and kept (:func:`_memoized`)."""
     require_ruleset(rules)
     (picked,) = ids_arg((taken_tile_id,), "taken_tile_id")
     rack = ids_arg(rack_before_take, "rack_before_take")
@@ -209,6 +219,50 @@ def _fitting(
     distinct((picked,), rack, also, later)
     int_arg(min_left, "min_left", 0)
     held = len(rack) + 1 + len(also) + len(later)
-    for ids, _ in justifying(picked, rack, rules, also, later, valuer(jokers)):
+    value = valuer(jokers)
+    if memo:
+        melds: Iterable[tuple[int, ...]] = _memoized(picked, rack, rules, also, later, value)
+    else:
+        melds = (ids for ids, _ in justifying(picked, rack, rules, also, later, value))
+    for ids in melds:
         if held - len(ids) >= min_left:
             yield ids
+
+
+_MEMO: dict[tuple[object, ...], tuple[Ruleset, tuple[tuple[int, ...], ...]]] = {}
+"""The justifying melds asked lately, by the tiles that could be in them
+(:func:`_memoized`): a turn asks again for the same taken tile as its rack changes
+elsewhere (the finishable search, a turn's lists)."""
+
+
+def _memoized(
+    picked: int,
+    rack: tuple[int, ...],
+    rules: Ruleset,
+    also: tuple[int, ...],
+    later: tuple[int, ...],
+    value: Valuer,
+) -> tuple[tuple[int, ...], ...]:
+    """Every justifying meld (:func:`justifying`), made from the tiles that could be in
+    a meld with ``picked`` (free jokers, its colour, its rank): the others change no
+    answer, so racks that differ only in them share one."""
+    acts = value(picked).acts_as
+    if acts is not None:
+
+        def could(i: int) -> bool:
+            other = value(i).acts_as
+            return other is None or other.color is acts.color or other.rank == acts.rank
+
+        rack = tuple(filter(could, rack))
+        also = tuple(filter(could, also))
+        later = tuple(filter(could, later))
+    jokers = value(104), value(105)
+    key = (picked, rack, also, later, id(rules), jokers)
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    melds = tuple(ids for ids, _ in justifying(picked, rack, rules, also, later, value))
+    if len(_MEMO) >= 1024:
+        _MEMO.clear()
+    _MEMO[key] = (rules, melds)
+    return melds

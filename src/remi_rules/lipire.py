@@ -39,7 +39,7 @@ import attrs
 
 from .context import TurnContext, boolean_form, table_context
 from .errors import InvalidLayoffError, InvalidMeldError, LayoffErrorCode, MeldErrorCode
-from .melds import MeldKind, analyze_meld
+from .melds import MeldKind, analyze_meld, is_valid_meld
 from .opening import may_lay_off_on_others
 from .ruleset import Ruleset, require_ruleset
 from .table import JokerState, Table, TableMeld
@@ -114,8 +114,8 @@ def joker_replaced_by(table: Table, meld_index: int, tile: Tile) -> int | None:
     _require_table(table)
     _require_tile(tile)
     meld = _meld(table, meld_index)
-    if tile.is_joker:
-        return None
+    if tile.is_joker or (104 not in meld.ids and 105 not in meld.ids):
+        return None  # (a meld's jokers are the physical jokers it holds)
     for slot in meld.meld.jokers:
         if slot.tile == tile:
             return meld.ids[slot.position]
@@ -131,9 +131,11 @@ def _placed(tiles: Sequence[Tile], tile: Tile, end: End) -> list[Tile]:
 
 
 def _check_end(
-    table: Table, meld: TableMeld, tile: Tile, end: End, rules: Ruleset
+    table: Table, meld: TableMeld, tile: Tile, end: End, rules: Ruleset, explain: bool = True
 ) -> LayoffErrorCode | tuple[LayoffErrorCode, MeldErrorCode] | None:
-    """``None`` if ``tile`` fits meld at ``end`` (validity only), else why not."""
+    """``None`` if ``tile`` fits meld at ``end`` (validity only), else why not (without
+    ``explain``, ``layoff_not_fitting`` for any meld that is not valid: its diagnosis
+    is not worked out)."""
     if end not in _ends(meld):
         return E.BAD_END
     if end is End.HIGH and meld.meld.high_ace:
@@ -141,6 +143,8 @@ def _check_end(
     if meld.meld.is_full:
         return E.MELD_FULL
     tiles = [table.tile(i) for i in meld.ids]
+    if not explain:
+        return None if is_valid_meld(_placed(tiles, tile, end), rules) else E.NOT_FITTING
     try:
         analyze_meld(_placed(tiles, tile, end), rules)
     except InvalidMeldError as err:
@@ -214,40 +218,64 @@ def verify_lay_off(
     holding them (its ``opened``, ``opened_this_turn`` and ``new_meld_indexes``).
     """
     ctx = table_context(rules, opened, opened_this_turn, new_meld_indexes=new_meld_indexes)
+    return _lay_off_end(table, meld_index, tile_id, seat, ctx, end, True)
+
+
+class _Refused(Exception):
+    """A lay-off refused where nobody asks why (:func:`fits`)."""
+
+
+def _lay_off_end(
+    table: Table,
+    meld_index: int,
+    tile_id: int,
+    seat: int,
+    ctx: TurnContext,
+    end: End | None,
+    explain: bool,
+) -> End:
+    """:func:`verify_lay_off` with its context made; without ``explain`` a refusal is
+    a bare :class:`_Refused` (no details, no meld diagnosis)."""
     rules = ctx.rules
     opened, opened_this_turn = ctx.opened, ctx.opened_this_turn
-    new_meld_indexes = ctx.new_meld_indexes
     meld = _meld(table, meld_index)
     tile = table.tile(tile_id)
-    details: dict[str, object] = {"meld_index": meld_index, "tile": tile, "meld": str(meld.meld)}
-    if table.holds(tile_id):
-        raise InvalidLayoffError(E.TILE_ON_TABLE, **details)
+
+    def refused(code: LayoffErrorCode, **extra: object) -> Exception:
+        if not explain:
+            return _Refused()
+        return InvalidLayoffError(
+            code, **extra, meld_index=meld_index, tile=tile, meld=str(meld.meld)
+        )
+
+    if explain and table.holds(tile_id):  # (fits: a rack tile)
+        raise refused(E.TILE_ON_TABLE)
     if not opened:
-        raise InvalidLayoffError(E.NOT_OPENED, **details)
-    if meld_index not in new_meld_indexes and not may_lay_off_on_others(
+        raise refused(E.NOT_OPENED)
+    if meld_index not in ctx.new_meld_indexes and not may_lay_off_on_others(
         opened=opened, opened_this_turn=opened_this_turn, rules=rules
     ):
-        raise InvalidLayoffError(E.OPENING_TURN, **details)
+        raise refused(E.OPENING_TURN)
     if tile.is_joker and meld.owner != seat and not rules.joker_layoff_on_others_melds:
-        raise InvalidLayoffError(E.JOKER_ON_OTHERS_MELD, **details)
+        raise refused(E.JOKER_ON_OTHERS_MELD)
     joker_id = joker_replaced_by(table, meld_index, tile)
     if joker_id is not None:
-        raise InvalidLayoffError(E.IS_SWAP, joker_id=joker_id, **details)
+        raise refused(E.IS_SWAP, joker_id=joker_id)
     if _reused_joker_3set(table, meld, rules) and not rules.layoff_on_3set_with_reused_joker:
-        raise InvalidLayoffError(E.REUSED_JOKER_SET, **details)
+        raise refused(E.REUSED_JOKER_SET)
     if end is not None:
         if not isinstance(end, End) or end is End.SWAP:
-            raise InvalidLayoffError(E.BAD_END, end=str(end), **details)
-        problem = _check_end(table, meld, tile, end, rules)
+            raise refused(E.BAD_END, end=str(end))
+        problem = _check_end(table, meld, tile, end, rules, explain)
         if problem is not None:
             code, why = problem if isinstance(problem, tuple) else (problem, None)
             extra = {"end": end.value} if why is None else {"end": end.value, "why": why}
-            raise InvalidLayoffError(code, **extra, **details)
+            raise refused(code, **extra)
         return end
     fits: list[End] = []
     problems: list[LayoffErrorCode | tuple[LayoffErrorCode, MeldErrorCode]] = []
     for candidate in _ends(meld):
-        problem = _check_end(table, meld, tile, candidate, rules)
+        problem = _check_end(table, meld, tile, candidate, rules, explain)
         if problem is None:
             fits.append(candidate)
         else:
@@ -255,8 +283,21 @@ def verify_lay_off(
     if len(fits) == 1:
         return fits[0]
     if len(fits) > 1:
-        raise InvalidLayoffError(E.END_REQUIRED, ends=tuple(e.value for e in fits), **details)
-    raise InvalidLayoffError(_worst(problems), **details)
+        raise refused(E.END_REQUIRED, ends=tuple(e.value for e in fits))
+    raise refused(_worst(problems))
+
+
+def fits(
+    table: Table, meld_index: int, tile_id: int, seat: int, ctx: TurnContext, end: End | None
+) -> bool:
+    """:func:`can_lay_off` with a :class:`~remi_rules.context.TurnContext`, the
+    arguments trusted (a meld of the table, a tile off it), and no refusal made: the
+    engine's list of legal steps asks it of every tile and meld that might fit."""
+    try:
+        _lay_off_end(table, meld_index, tile_id, seat, ctx, end, False)
+    except (_Refused, InvalidLayoffError):
+        return False
+    return True
 
 
 def _worst(problems: Sequence[LayoffErrorCode | tuple[LayoffErrorCode, MeldErrorCode]]) -> E:

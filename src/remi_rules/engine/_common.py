@@ -50,6 +50,10 @@ with its decorator, in a handler module)."""
 CHANCE_HANDLERS: dict[type[Step], ChanceHandler] = {}
 """The handlers that also take the :class:`~remi_rules.engine.deal.Chance` (a draw may
 reshuffle the row, a redeal deals again)."""
+LISTED_HANDLERS: dict[type[Step], Handler] = {}
+"""A step's effect without its checks, for a step the engine has listed as legal in
+this very state (:func:`~remi_rules.engine.transition.apply_listed`): filled by
+:func:`handles` (``listed=``), for the steps whose checks cost more than their effect."""
 
 
 SeatCheck = Callable[[GameState, Any], object]
@@ -66,6 +70,7 @@ def handles(
     chance: bool = False,
     each_seat_if: SeatHint | None = None,
     check: SeatCheck | None = None,
+    listed: Handler | None = None,
 ) -> Callable[[_H], _H]:
     """Register the decorated function as the handler of ``classes``: ``handler(state,
     step)`` returns the next state and the events or raises
@@ -73,7 +78,8 @@ def handles(
     chance)``.  With ``each_seat_if`` (a step class whose one field is ``seat``),
     ``legal_steps`` lists the step of every seat for which ``each_seat_if(state,
     seat_state)`` holds and ``check(state, step)`` (the handler if None) raises
-    nothing."""
+    nothing.  ``listed(state, step)``: the handler without its checks, for a step
+    listed as legal in ``state`` (:data:`LISTED_HANDLERS`)."""
 
     def register(handler: _H) -> _H:
         table: dict[type[Step], Any] = CHANCE_HANDLERS if chance else HANDLERS
@@ -83,6 +89,8 @@ def handles(
             table[cls] = handler
             if each_seat_if is not None:
                 SEAT_LISTINGS[cls] = (each_seat_if, check or handler)
+            if listed is not None:
+                LISTED_HANDLERS[cls] = listed
         return handler
 
     return register

@@ -95,36 +95,40 @@ class Classes:
                 key = i >> 1
                 ids = by_key.get(key)
                 if ids is None:
-                    ids = by_key[key] = []
+                    of[i] = by_key[key] = [i]
                     values[key] = tiles[i]
+                    continue
             ids.append(i)
             of[i] = ids
         self.of = of
         by_value: dict[Tile, list[list[int]]] = {}
+        first: list[tuple[int, Tile]] = []
         for key in owed:
-            by_value.setdefault(values[key], []).append(by_key[key])
+            ids, value = by_key[key], values[key]
+            by_value.setdefault(value, []).append(ids)
+            first.append((ids[0], value))
+        rest: list[tuple[int, Tile]] = []
         for key, ids in by_key.items():
             if owed and key in owed:
                 continue
-            group = by_value.get(values[key])
+            value = values[key]
+            group = by_value.get(value)
             if group is None:
-                by_value[values[key]] = [ids]
+                by_value[value] = [ids]
             else:
                 group.append(ids)
+            rest.append((ids[0], value))
         self.by_value = by_value
         self.single = {t: group[0] for t, group in by_value.items() if len(group) == 1}
         """The copies of each value that has a single class."""
         self.representatives = [ids[0] for ids in by_key.values()]
         """The first copy of each class, the classes in rack order of their first copy."""
-        self._owed = [by_key[key][0] for key in owed]
+        self.placing: tuple[tuple[int, Tile], ...] = (*first, *rest)
+        """:attr:`representatives`, the owed classes first (the CLI's preference), each
+        with its value."""
         self.melds: dict[tuple[int, int], tuple[Ruleset, tuple[MeldTiles, ...]]] = {}
         """The rack's new melds per ``(id(rules), the most tiles a meld may take)``
         (:func:`~remi_rules.engine._placing.meld_candidates`), made once."""
-
-    def placing_order(self) -> list[int]:
-        """:attr:`representatives`, the owed classes first (the CLI's preference)."""
-        owed = self._owed
-        return [*owed, *(i for i in self.representatives if i not in owed)]
 
     def canonical(self, ids: Sequence[int]) -> tuple[int, ...]:
         """``ids`` with each class's copies replaced by its first ones, in order."""

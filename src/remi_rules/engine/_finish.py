@@ -66,12 +66,12 @@ def can_finish(state: GameState) -> bool:
     if state.phase is Phase.OVER or state.pending is None:
         return False
     if state.phase is Phase.TAKE:
-        return any(finishable_after(state, s) for s in turn_steps(state))
+        return any(finishable_after(state, s, listed=True) for s in turn_steps(state))
     return _search(state, {})
 
 
 def finishable_after(
-    state: GameState, step: Step, memo: dict[Hashable, bool] | None = None
+    state: GameState, step: Step, memo: dict[Hashable, bool] | None = None, listed: bool = False
 ) -> bool:
     """``step`` is legal in ``state`` (:func:`~remi_rules.engine.transition.apply_step`)
     and the turn can still end after it (:func:`can_finish`); a step that ends the turn
@@ -80,10 +80,11 @@ def finishable_after(
     unless the rack cap (TURN-10) is in the way, which counts tiles, not values.
     (:class:`Undo` is the game's: see :meth:`Game.is_finishable
     <remi_rules.engine.Game.is_finishable>`.)  ``memo``: the positions already judged,
-    shared by the steps of one state."""
+    shared by the steps of one state; ``listed``: ``step`` is listed as legal in
+    ``state`` (:func:`~remi_rules.engine.legal.legal_steps`)."""
     if isinstance(step, Undo):
         return False
-    after = apply_or_none(state, step)
+    after = apply_or_none(state, step, listed)
     if after is None:
         return False
     if after.phase is Phase.OVER or after.pending is None:
@@ -136,7 +137,7 @@ def _search(state: GameState, memo: dict[Hashable, bool]) -> bool:
     found = oracle(state)
     if not found:
         for step in _moves(state):
-            after = apply_or_none(state, step)
+            after = apply_or_none(state, step, listed=True)
             if after is not None and _search(after, memo):
                 found = True
                 break
@@ -146,7 +147,8 @@ def _search(state: GameState, memo: dict[Hashable, bool]) -> bool:
 
 def _moves(state: GameState) -> Iterator[Step]:
     """The moves on the table worth trying (see the module's docstring), and the
-    player's own pe-tablă declaration where it is open."""
+    player's own pe-tablă declaration where it is open: each legal in ``state`` (the
+    generators' own steps, or checked here)."""
     from ._copies import classes_of
     from ._placing import layoffs_and_swaps, meld_candidates
 
@@ -292,9 +294,11 @@ def _nothing_owed(state: GameState) -> bool:
 def finishable_steps(
     state: GameState, steps: Iterable[Step], memo: dict[Hashable, bool] | None = None
 ) -> tuple[Step, ...]:
-    """The steps of ``steps`` that :func:`finishable_after` accepts (each assumed
-    legal), :class:`Undo` kept: an undo goes back to a position of the turn, and a
-    player who made only finishable steps only goes back to finishable ones.
+    """The steps of ``steps`` that :func:`finishable_after` accepts (each one listed as
+    legal in ``state`` by :func:`~remi_rules.engine.legal.legal_steps`, and applied
+    without its checks), :class:`Undo` kept: an undo goes back to a position of the
+    turn, and a player who made only finishable steps only goes back to finishable
+    ones.
     ``memo``: the positions of this turn already judged (shared by the calls of one
     turn), else a new one for these steps."""
     steps = tuple(steps)
@@ -321,7 +325,7 @@ def finishable_steps(
             out.append(step)  # nothing owed after a draw: a discard ends the turn
         elif partners is not None and _spares(state, step, partners):
             out.append(step)  # the picked tile's meld stays whole
-        elif finishable_after(state, step, memo):
+        elif finishable_after(state, step, memo, listed=True):
             out.append(step)
     return tuple(out)
 

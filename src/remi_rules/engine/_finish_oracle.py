@@ -27,7 +27,7 @@ from ._common import is_pe_tabla_turn, keeps_opening_minimum
 from .deal import NoChance
 from .state import GameState
 from .steps import MeldTiles, Step
-from .transition import apply_step
+from .transition import apply_listed, apply_step
 
 __all__ = ["apply_or_none", "must_close", "oracle", "own_left", "plan_refusals"]
 
@@ -39,9 +39,12 @@ plan_refusals = [0]
 plan means the oracle misread a rule, and its answer fell back to False)."""
 
 
-def apply_or_none(state: GameState, step: Step) -> GameState | None:
+def apply_or_none(state: GameState, step: Step, listed: bool = False) -> GameState | None:
+    """The state after ``step``, or None where it is refused; ``listed``: a step listed
+    as legal in ``state`` (the engine's generators), applied without its checks
+    (:func:`~remi_rules.engine.transition.apply_listed`)."""
     try:
-        after, _ = apply_step(state, step, _NO_CHANCE)
+        after, _ = (apply_listed if listed else apply_step)(state, step, _NO_CHANCE)
     except IllegalStepError:
         return None
     return after

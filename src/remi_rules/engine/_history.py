@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 
 from .events import StepUndone
-from .state import GameState
+from .state import GameState, evolve_seat, evolve_state, evolve_turn
 from .steps import Step
 from .transition import Chance, RandomChance, ScriptedChance
 
@@ -61,6 +61,32 @@ def _random_of(seed: object) -> random.Random:
     if isinstance(seed, int | str) and not isinstance(seed, bool):
         return random.Random(seed)
     raise TypeError(f"seed must be an int, a str or a random.Random, not {type(seed).__name__}")
+
+
+def _back_to(before: GameState, current: GameState) -> GameState:
+    """The state an undo from ``current`` goes back to: ``before``, the state before
+    the undone step, except that what the turn's first step closed stays closed
+    (ANNOUNCE-02: a missed announcement; CLOSE-06: the pe-tablă window) and the turn's
+    step counter keeps counting.  It shares every value it does not change with
+    ``before`` (which lets the game reuse ``before``'s lists:
+    :func:`~remi_rules.engine._listed.same_steps`)."""
+    turn = before.pending
+    assert turn is not None and current.pending is not None
+    seats = before.seats
+    if any(
+        old.missed_announcement != now.missed_announcement
+        for old, now in zip(seats, current.seats, strict=True)
+    ):
+        seats = tuple(
+            evolve_seat(old, missed_announcement=now.missed_announcement)
+            for old, now in zip(seats, current.seats, strict=True)
+        )
+    return evolve_state(
+        before,
+        announce_window=current.announce_window,
+        seats=seats,
+        pending=evolve_turn(turn, steps=current.pending.steps),
+    )
 
 
 def _undone(step: Step, current: GameState, after: GameState) -> StepUndone:

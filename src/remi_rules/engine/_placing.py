@@ -11,18 +11,18 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from .._meld_catalogue import layouts_of
 from .._slots import maker
 from ..closing import verify_rack_after_actions as _rack_after
 from ..context import TurnContext
 from ..errors import InvalidClosingError
 from ..joly import can_swap
-from ..lipire import End, can_lay_off
+from ..lipire import End, fits
 from ..melds import MeldKind
 from ..opening import may_lay_off_on_others, min_rack_after_opening
 from ..ruleset import Ruleset
 from ..table import JokerHistory, Table, TableMeld
 from ..tiles import JOKER_IDS, Color, Tile
+from ._catalogue import rack_layouts
 from ._common import is_pe_tabla_turn, keeps_opening_minimum, rights
 from ._copies import Classes, assignments, classes_of
 from .state import GameState, Phase, TurnState, context_of_state, full_rights_context
@@ -34,58 +34,6 @@ _meld = maker(MeldTiles, trusted=True)
 _lay_off = maker(LayOff, trusted=True)
 """The engine's own steps, built without their argument checks (the hot path: the ids
 come from the rack, the ends from the meld)."""
-
-
-_Layouts = tuple[tuple[Tile, ...], ...]
-_Entry = tuple[Ruleset, _Layouts, Counter[Tile], tuple[tuple[tuple[Tile, int], ...], ...]]
-_LAYOUTS: dict[tuple[int, frozenset[tuple[Tile, int]]], _Entry] = {}
-"""``(id(rules), the pool's items) -> (rules, layouts, pool, each layout's values
-counted)``: the meld catalogue of a rack's values (:func:`~remi_rules._meld_catalogue.
-layouts_of`, sets in their canonical order), made once per rack: a turn's steps keep
-asking it of the same rack."""
-_RECENT: list[_Entry] = []
-"""The last pools catalogued: a rack that lost tiles (a meld, a lay-off) gets its
-catalogue from theirs (:func:`_rack_layouts`)."""
-
-
-def _rack_layouts(pool: Counter[Tile], rules: Ruleset) -> _Layouts:
-    """The meld catalogue of ``pool``.  A catalogue lists every valid meld inside its
-    pool in an order that does not depend on the pool (runs by colour, lowest rank,
-    highest rank, then the jokers' places in the order of their rank sets; sets by rank,
-    then the colours held and the jokers: :mod:`remi_rules._meld_catalogue`), so the catalogue
-    of a smaller pool is that of a larger one without the melds that no longer fit,
-    in the same order; a fixed joker (JOLY-05) is catalogued afresh."""
-    key = (id(rules), frozenset(pool.items()))
-    hit = _LAYOUTS.get(key)
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    entry: _Entry | None = None
-    if not any(t.is_fixed_joker for t in pool):
-        for recent in reversed(_RECENT):
-            big = recent[2]
-            if recent[0] is rules and all(big[t] >= n for t, n in pool.items()):
-                kept = [
-                    (layout, need)
-                    for layout, need in zip(recent[1], recent[3], strict=True)
-                    if all(pool[t] >= n for t, n in need)
-                ]
-                entry = (
-                    rules,
-                    tuple(layout for layout, _ in kept),
-                    pool,
-                    tuple(need for _, need in kept),
-                )
-                break
-    if entry is None:
-        layouts = tuple(layouts_of(pool, rules, table_order=True))  # sets as analyze_meld lays them
-        entry = (rules, layouts, pool, tuple(tuple(Counter(m).items()) for m in layouts))
-        if not any(t.is_fixed_joker for t in pool):
-            _RECENT.append(entry)
-            del _RECENT[:-4]
-    if len(_LAYOUTS) >= 1024:
-        _LAYOUTS.clear()
-    _LAYOUTS[key] = entry
-    return entry[1]
 
 
 def _placing_turn(state: GameState) -> TurnState | None:
@@ -126,7 +74,7 @@ def meld_candidates(state: GameState, classes: Classes | None = None) -> Iterato
     pool = Counter({t: sum(len(ids) for ids in group) for t, group in classes.by_value.items()})
     seen: set[tuple[int, ...]] = set()
     out: list[MeldTiles] = []
-    for layout in _rack_layouts(pool, rules):
+    for layout in rack_layouts(pool, rules):
         if len(layout) > limit:
             continue
         for ids in assignments(layout, classes):
@@ -190,28 +138,37 @@ def _meld_info(table: Table, index: int, rules: Ruleset) -> _MeldInfo:
     return hit
 
 
-_TableInfo = tuple[Table, Ruleset, list[_MeldInfo], dict[Tile, list[int]]]
+_Where = dict[Tile, list[int]]
+_Swaps = dict[Tile, list[tuple[int, int]]]
+_TableInfo = tuple[Table, Ruleset, list[_MeldInfo], _Where, _Swaps]
 _TABLES: dict[tuple[int, int], _TableInfo] = {}
 """``(id(table), id(rules)) -> (table, rules, each meld's info, value -> melds it may
-fit)``: most steps leave the table as it is (a take, a discard), so this is made once
-per table."""
+fit, value -> (meld, joker) it may take the place of)``: most steps leave the table
+as it is (a take, a discard), so this is made once per table."""
 
 
-def _table_info(table: Table, rules: Ruleset) -> tuple[list[_MeldInfo], dict[Tile, list[int]]]:
+def _table_info(table: Table, rules: Ruleset) -> tuple[list[_MeldInfo], _Where, _Swaps]:
     key = (id(table), id(rules))
     hit = _TABLES.get(key)
     if hit is not None and hit[0] is table and hit[1] is rules:
-        return hit[2], hit[3]
+        return hit[2], hit[3], hit[4]
     infos = [_meld_info(table, index, rules) for index in range(len(table.melds))]
-    # which melds each value may fit (a free joker: every meld)
-    where: dict[Tile, list[int]] = {}
+    # which melds each value may fit (a free joker: every meld), and which jokers it
+    # may replace (a 3-tile set's joker stands for either missing colour, JOLY-03:
+    # the swap rules decide)
+    where: _Where = {}
+    swaps: _Swaps = {}
     for index, info in enumerate(infos):
         for value in info.values:
             where.setdefault(value, []).append(index)
+        for slot in info.jokers:
+            joker = info.meld.ids[slot.position]
+            for value in slot.candidates:
+                swaps.setdefault(value, []).append((index, joker))
     if len(_TABLES) >= 1024:
         _TABLES.clear()
-    _TABLES[key] = (table, rules, infos, where)
-    return infos, where
+    _TABLES[key] = (table, rules, infos, where, swaps)
+    return infos, where, swaps
 
 
 def _fitting_ends(
@@ -219,16 +176,13 @@ def _fitting_ends(
 ) -> tuple[End, ...]:
     """The ends of meld ``index`` where ``tile`` (rack tile ``tile_id``) may be laid
     off for a player with every right: :func:`~remi_rules.lipire.can_lay_off` in the
-    place of the meld's owner, cached per meld."""
-    ends = info.ends.get(tile)
-    if ends is None:
-        meld = info.meld
-        candidates = (End.LOW, End.HIGH) if meld.kind is MeldKind.SUITA else (End.SET,)
-        ends = info.ends[tile] = tuple(
-            end
-            for end in candidates
-            if can_lay_off(table, index, tile_id, meld.owner, full, end=end)
-        )
+    place of the meld's owner (:func:`~remi_rules.lipire.fits`), kept in
+    ``info.ends``."""
+    meld = info.meld
+    candidates = (End.LOW, End.HIGH) if meld.kind is MeldKind.SUITA else (End.SET,)
+    ends = info.ends[tile] = tuple(
+        end for end in candidates if fits(table, index, tile_id, meld.owner, full, end)
+    )
     return ends
 
 
@@ -267,39 +221,32 @@ def layoffs_and_swaps(state: GameState, classes: Classes) -> Iterator[Step]:
     jokers_elsewhere = rules.joker_layoff_on_others_melds
     full = full_rights_context(state)
     ctx: TurnContext | None = None
-    infos, where = _table_info(table, rules)
+    infos, where, swaps = _table_info(table, rules)
     every = range(len(melds))
-    tile_of_id = table.tile
-    for tile_id in classes.placing_order():
-        tile = tile_of_id(tile_id)
+    for tile_id, tile in classes.placing:
         is_joker = tile_id in JOKER_IDS
-        if is_joker and not tile.is_fixed_joker:
-            indexes: Sequence[int] = every
+        if not is_joker:
+            indexes: Sequence[int] = where.get(tile, ())
+        elif tile.is_fixed_joker:
+            indexes = where.get(tile.acts_as, ()) if tile.acts_as is not None else ()
         else:
-            acts = tile.acts_as if tile.is_fixed_joker else tile
-            indexes = where.get(acts, ()) if acts is not None else ()
-        if not indexes:
-            continue
+            indexes = every
         if may_lay:
             for index in indexes:
                 if not (on_others or index in new):
                     continue
                 if is_joker and not jokers_elsewhere and melds[index].owner != current:
                     continue
-                yield from (
-                    _lay_off(tile_id, index, end)
-                    for end in _fitting_ends(table, index, infos[index], tile_id, tile, full)
-                )
+                info = infos[index]
+                ends = info.ends.get(tile)
+                if ends is None:
+                    ends = _fitting_ends(table, index, info, tile_id, tile, full)
+                for end in ends:
+                    yield _lay_off(tile_id, index, end)
         if is_joker:
             continue
-        # A joker the tile may replace (a 3-tile set's joker stands for either missing
-        # colour, JOLY-03: the swap rules decide).
-        for index in indexes:
-            info = infos[index]
-            for slot in info.jokers:
-                if tile in slot.candidates:
-                    joker = info.meld.ids[slot.position]
-                    if ctx is None:
-                        ctx = context_of_state(state)
-                    if can_swap(table, index, joker, tile_id, current, ctx):
-                        yield SwapJoker(tile_id, index, joker)
+        for index, joker in swaps.get(tile, ()):
+            if ctx is None:
+                ctx = context_of_state(state)
+            if can_swap(table, index, joker, tile_id, current, ctx):
+                yield SwapJoker(tile_id, index, joker)

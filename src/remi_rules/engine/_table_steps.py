@@ -69,9 +69,11 @@ def verify_meld(state: GameState, step: MeldTiles) -> tuple[SeatState, TurnState
     return seat, turn
 
 
-@handles(MeldTiles)
-def meld_step(state: GameState, step: MeldTiles) -> tuple[GameState, list[Event]]:
-    seat, turn = verify_meld(state, step)
+def _melded(state: GameState, step: MeldTiles) -> tuple[GameState, list[Event]]:
+    """The meld put down (its checks made: :func:`verify_meld`)."""
+    seat = state.seats[state.current]
+    turn = state.pending
+    assert turn is not None
     try:
         table, index = state.table.add_meld(state.current, step.tiles, state.rules)
     except InvalidMeldError as err:  # pragma: no cover - verify_meld checked it
@@ -89,7 +91,38 @@ def meld_step(state: GameState, step: MeldTiles) -> tuple[GameState, list[Event]
     return new, [Melded(state.current, index, table.melds[index].ids)]
 
 
-@handles(LayOff)
+@handles(MeldTiles, listed=_melded)
+def meld_step(state: GameState, step: MeldTiles) -> tuple[GameState, list[Event]]:
+    verify_meld(state, step)
+    return _melded(state, step)
+
+
+def _laid_off(
+    state: GameState, step: LayOff, end: lipire.End | None = None
+) -> tuple[GameState, list[Event]]:
+    """The lay-off made at ``end`` (a listed step's own end if None; its checks made:
+    :func:`lay_off_step`)."""
+    seat = state.seats[state.current]
+    turn = state.pending
+    end = step.end if end is None else end
+    assert turn is not None and end is not None
+    table = state.table.extend(
+        step.meld, step.tile, state.current, state.rules, low_end=end is lipire.End.LOW
+    )
+    new_seat = evolve_seat(seat, rack=without(seat.rack, (step.tile,)))
+    new_turn = evolve_turn(
+        turn,
+        laid_off=(*turn.laid_off, step.tile),
+        placed=(*turn.placed, step.tile),
+        steps=turn.steps + 1,
+    )
+    new = evolve_state(
+        state, table=table, seats=replace_seat(state, state.current, new_seat), pending=new_turn
+    )
+    return new, [LaidOff(state.current, step.meld, step.tile, end)]
+
+
+@handles(LayOff, listed=_laid_off)
 def lay_off_step(state: GameState, step: LayOff) -> tuple[GameState, list[Event]]:
     seat, turn = check_in_turn(state, step)
     in_rack(seat.rack, (step.tile,), step, state.table)
@@ -119,31 +152,14 @@ def lay_off_step(state: GameState, step: LayOff) -> tuple[GameState, list[Event]
         )
     except (InvalidLayoffError, InvalidClosingError) as err:
         raise wrap(err, step) from None
-    table = state.table.extend(
-        step.meld, step.tile, state.current, rules, low_end=end is lipire.End.LOW
-    )
-    new_seat = evolve_seat(seat, rack=without(seat.rack, (step.tile,)))
-    new_turn = evolve_turn(
-        turn,
-        laid_off=(*turn.laid_off, step.tile),
-        placed=(*turn.placed, step.tile),
-        steps=turn.steps + 1,
-    )
-    new = evolve_state(
-        state, table=table, seats=replace_seat(state, state.current, new_seat), pending=new_turn
-    )
-    return new, [LaidOff(state.current, step.meld, step.tile, end)]
+    return _laid_off(state, step, end)
 
 
-@handles(SwapJoker)
-def swap_step(state: GameState, step: SwapJoker) -> tuple[GameState, list[Event]]:
-    seat, turn = check_in_turn(state, step)
-    in_rack(seat.rack, (step.tile,), step, state.table)
-    ctx = context_of_state(state)
-    try:
-        joly.verify_swap(state.table, step.meld, step.joker, step.tile, state.current, ctx)
-    except InvalidSwapError as err:
-        raise wrap(err, step) from None
+def _swapped(state: GameState, step: SwapJoker) -> tuple[GameState, list[Event]]:
+    """The joker swapped (its checks made: :func:`swap_step`)."""
+    seat = state.seats[state.current]
+    turn = state.pending
+    assert turn is not None
     table = state.table.swap_joker(step.meld, step.joker, step.tile, state.current, state.rules)
     rack = (*without(seat.rack, (step.tile,)), step.joker)
     new_seat = evolve_seat(seat, rack=rack)
@@ -157,3 +173,15 @@ def swap_step(state: GameState, step: SwapJoker) -> tuple[GameState, list[Event]
         state, table=table, seats=replace_seat(state, state.current, new_seat), pending=new_turn
     )
     return new, [JokerSwapped(state.current, step.meld, step.joker, step.tile)]
+
+
+@handles(SwapJoker, listed=_swapped)
+def swap_step(state: GameState, step: SwapJoker) -> tuple[GameState, list[Event]]:
+    seat, _ = check_in_turn(state, step)
+    in_rack(seat.rack, (step.tile,), step, state.table)
+    ctx = context_of_state(state)
+    try:
+        joly.verify_swap(state.table, step.meld, step.joker, step.tile, state.current, ctx)
+    except InvalidSwapError as err:
+        raise wrap(err, step) from None
+    return _swapped(state, step)

@@ -363,18 +363,14 @@ _drawn_turn = replacer(TurnState, "took", "steps")
 _drawn_state = replacer(GameState, "seats", "pending", "phase", "stock", "row", "row_dead_first")
 
 
-@handles(TakeLastDiscard, Rupere)
-def take_row_step(
+def _taken_from_row(
     state: GameState, step: TakeLastDiscard | Rupere
 ) -> tuple[GameState, list[Event]]:
-    seat, turn = check_take_phase(state, step)
-    if isinstance(step, Rupere):
-        index = step.index
-        if state.row and index == len(state.row) - 1:
-            raise refuse(S.RUPERE_IS_LAST_DISCARD, step, index=index)
-    else:
-        index = len(state.row) - 1
-    verify_row_take(state, index, step)
+    """The take from the row (its checks made: :func:`take_row_step`)."""
+    index = step.index if isinstance(step, Rupere) else len(state.row) - 1
+    seat = state.seats[state.current]
+    turn = state.pending
+    assert turn is not None
     result = rupere.take(state.row, index, seat.rack)
     new = _after_take(
         state, seat, turn, step, rack=result.rack, obligation=result.obligation, row=result.row
@@ -382,15 +378,38 @@ def take_row_step(
     return new, [TookFromRow(state.current, index, result.taken)]
 
 
-@handles(TakeAtu)
-def take_atu_step(state: GameState, step: TakeAtu) -> tuple[GameState, list[Event]]:
-    seat, turn = check_take_phase(state, step)
-    verify_atu_take(state, step)
+@handles(TakeLastDiscard, Rupere, listed=_taken_from_row)
+def take_row_step(
+    state: GameState, step: TakeLastDiscard | Rupere
+) -> tuple[GameState, list[Event]]:
+    check_take_phase(state, step)
+    if isinstance(step, Rupere):
+        index = step.index
+        if state.row and index == len(state.row) - 1:
+            raise refuse(S.RUPERE_IS_LAST_DISCARD, step, index=index)
+    else:
+        index = len(state.row) - 1
+    verify_row_take(state, index, step)
+    return _taken_from_row(state, step)
+
+
+def _atu_taken(state: GameState, step: TakeAtu) -> tuple[GameState, list[Event]]:
+    """The take of the atu (its checks made: :func:`take_atu_step`)."""
+    seat = state.seats[state.current]
+    turn = state.pending
+    assert turn is not None
     result = rupere.take_atu(state.atu, seat.rack)
     new = _after_take(
         state, seat, turn, step, rack=result.rack, obligation=result.obligation, atu_face_up=False
     )
     return new, [TookAtu(state.current, state.atu)]
+
+
+@handles(TakeAtu, listed=_atu_taken)
+def take_atu_step(state: GameState, step: TakeAtu) -> tuple[GameState, list[Event]]:
+    check_take_phase(state, step)
+    verify_atu_take(state, step)
+    return _atu_taken(state, step)
 
 
 _drew = maker(Drew)

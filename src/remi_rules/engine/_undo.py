@@ -89,17 +89,22 @@ def steps_with_undo(
     seat: int | None = None,
     finishable: bool = False,
     memo: dict[Hashable, bool] | None = None,
+    listed: tuple[Step, ...] | None = None,
 ) -> tuple[Step, ...]:
     """Every legal step now given what :class:`Undo` may do (``info``): the steps of
     :func:`~remi_rules.engine.legal.legal_steps`, past the cap without those that would
     leave the turn unable to end, and :class:`Undo` where it is legal; with ``seat``
     only the steps that seat sends (:func:`sender_of`), with ``finishable`` only the
     finishable ones (:func:`~remi_rules.engine._finish.finishable_steps`); ``memo``
-    the positions of this turn the search has judged (a game keeps one per turn)."""
+    the positions of this turn the search has judged (a game keeps one per turn);
+    ``listed`` the steps of ``legal_steps`` (or ``seat_steps``) if already made."""
     from .legal import legal_steps, seat_steps
 
     # (an exchange of doubles names the other seat's hidden tile: all seats only)
-    steps = legal_steps(state) if seat is None else seat_steps(state, seat)
+    if listed is not None:
+        steps = listed
+    else:
+        steps = legal_steps(state) if seat is None else seat_steps(state, seat)
     if info.past_cap or finishable:
         # past the cap, the listed steps (legal) that past_cap_refusal lets through
         steps = finishable_steps(state, steps, memo)

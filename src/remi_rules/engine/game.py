@@ -31,7 +31,8 @@ from ..errors import (
 from ..ruleset import Ruleset, require_ruleset
 from ..scoring import RoundResult
 from ._finish import finishable_after
-from ._history import _random_of, _RecordingChance, _ReplayChance, _undone
+from ._history import _back_to, _random_of, _RecordingChance, _ReplayChance, _undone
+from ._listed import Listed
 from ._typed import check_players
 from ._undo import (
     past_cap_refusal,
@@ -41,7 +42,6 @@ from ._undo import (
 )
 from .automation import Automation, check_automation
 from .events import Announced, DealerChosen, Event, RoundScored
-from .legal import legal_steps as _legal_steps
 from .record import GameRecord, score_state
 from .state import MAX_UNDOS_PER_TURN, GameState, Phase, UndoInfo
 from .steps import (
@@ -54,7 +54,7 @@ from .steps import (
     Undo,
     _Step,
 )
-from .transition import Chance, NoChance, RandomChance, apply_step
+from .transition import Chance, NoChance, RandomChance, apply_listed, apply_step
 from .transition import deal as deal_tiles
 from .view import PlayerView
 
@@ -95,11 +95,16 @@ class Game:
         ):
             raise TypeError(f"names must be a tuple of {state.players} strings, not {names!r}")
         self._state = state
+        self._listed = Listed(state)
+        """The steps listed for :attr:`state` so far (:mod:`~remi_rules.engine._listed`):
+        a new one with every new state, or the lists of the state an undo goes back to."""
         self._record = record
         self._steps: list[Step] = list(record.steps)
         self._chance_log: list[tuple[int, ...]] = list(record.chance)
         self._chance = _RecordingChance(chance, self._chance_log)
-        self._undo: list[tuple[GameState, Step, int]] = []
+        self._undo: list[tuple[GameState, Step, int, Listed]] = []
+        """Per step :class:`Undo` may take back: the state before it (and its
+        :class:`Listed`), the step, and its place in the record."""
         # (the turn, its undos so far) for MAX_UNDOS_PER_TURN, counted from the record
         # back to the last end of a turn (a game rebuilt around a loaded state)
         undos = 0
@@ -344,9 +349,17 @@ class Game:
             seat = self._seat_arg(seat)
         if type(finishable) is not bool:
             raise TypeError(f"finishable must be a bool, not {type(finishable).__name__}")
-        return steps_with_undo(
-            self._state, self.undo_info(), seat=seat, finishable=finishable, memo=self._memo()
+        listed = self._listed
+        steps = steps_with_undo(
+            self._state,
+            self.undo_info(),
+            seat=seat,
+            finishable=finishable,
+            memo=self._memo(),
+            listed=listed.steps(seat),
         )
+        listed.given[seat, finishable] = steps
+        return steps
 
     def _memo(self) -> dict[Hashable, bool]:
         """The finishable search's memo of the pending turn (a new one for a new turn)."""
@@ -417,7 +430,9 @@ class Game:
         """Verify and apply ``step``; return the events it caused (and those of the
         automatic steps that followed, see :class:`Automation`), which are also added
         to :attr:`events`.  With ``seat``, the seat that sends it: another seat's step
-        is refused (``not_your_step``), so a server never hand-codes turn order."""
+        is refused (``not_your_step``), so a server never hand-codes turn order.  A
+        step equal to one of a list :meth:`legal_steps` gave out for this state was
+        checked then: the listed step itself is applied (and recorded)."""
         self._check_sender(step, seat)
         events = self._apply(step)
         self._events.extend(events)
@@ -426,21 +441,32 @@ class Game:
     def _apply(self, step: Step) -> tuple[Event, ...]:
         if isinstance(step, Undo):
             return self._undo_step()
-        if not self._undos_left():
+        # a step of a list given out for this state: the engine's own copy, its checks
+        # made when it was listed (past the cap too: such a list holds only finishable
+        # steps)
+        listed = self._listed.find(step)
+        if listed is None and not self._undos_left():
             refusal = past_cap_refusal(self._state, self.undo_info(), step, self._memo())
             if refusal is not None:
                 raise refusal
         before = self._state
         log_mark = len(self._chance_log)
         try:
-            new, events = apply_step(before, step, self._chance)
+            if listed is not None:
+                new, events = apply_listed(before, listed, self._chance)
+                step = listed
+            else:
+                new, events = apply_step(before, step, self._chance)
         except BaseException:
             del self._chance_log[log_mark:]
             raise
+        before_listed = self._listed
         self._state = new
+        # (what is known of the state a listed step leads to: the engine's own steps)
+        self._listed = before_listed.then(step, new) if listed is not None else Listed(new)
         self._steps.append(step)
         if step.undoable:
-            self._undo.append((before, step, len(self._steps) - 1))
+            self._undo.append((before, step, len(self._steps) - 1, before_listed))
         elif step.in_turn:  # a draw or the end of the turn: nothing before it comes back
             self._undo.clear()
         auto = self.automation
@@ -468,22 +494,10 @@ class Game:
         closed (a missed announcement, the pe-tablă declaration) and the turn's step
         counter keeps counting.  A turn makes at most :data:`MAX_UNDOS_PER_TURN` undos
         (then ``undo_limit``)."""
-        before, step, k = self._undo_target(Undo())
+        before, step, k, listed = self._undo_target(Undo())
         current = self._state
-        # What the turn's first step closed stays closed (ANNOUNCE-02: a missed
-        # announcement; CLOSE-06: the pe-tablă window), and the steps made since by
-        # other seats (announcements) stand: re-apply them.
-        turn = before.pending
-        assert turn is not None and current.pending is not None
-        state = attrs.evolve(
-            before,
-            announce_window=current.announce_window,
-            seats=tuple(
-                attrs.evolve(old, missed_announcement=now.missed_announcement)
-                for old, now in zip(before.seats, current.seats, strict=True)
-            ),
-            pending=attrs.evolve(turn, steps=current.pending.steps),
-        )
+        state = _back_to(before, current)
+        # the steps made since by other seats (announcements) stand: re-apply them
         later = [s for s in self._steps[k + 1 :] if not s.in_turn]
         for other in later:
             # One the undone step made possible goes with it (an atu announcement
@@ -498,10 +512,12 @@ class Game:
         if not self._undos_left():  # at the cap, or a rescue past it (_undo.can_rescue)
             self._rescue = len(self._undo)
         self._state = state
+        # the lists of the state before the undone step, where they are the same
+        self._listed = Listed.back(state, listed)
         self._steps.append(Undo())
         return (_undone(step, current, state),)
 
-    def _undo_target(self, step: Undo) -> tuple[GameState, Step, int]:
+    def _undo_target(self, step: Undo) -> tuple[GameState, Step, int, Listed]:
         refusal = undo_refusal(self._state, self.undo_info())
         if refusal is not None:
             raise refusal
@@ -543,6 +559,7 @@ class Game:
                 break
             new, events = apply_step(state, step, self._chance)
             self._state = new
+            self._listed = Listed(new)
             self._steps.append(step)
             if step.in_turn:
                 self._undo.clear()
@@ -552,7 +569,7 @@ class Game:
         return tuple(out)
 
     def _only_draw(self) -> bool:
-        steps = _legal_steps(self._state)
+        steps = self._listed.steps(None)
         seat = self._state.current
         for step in steps:
             if isinstance(step, Draw):

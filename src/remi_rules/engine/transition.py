@@ -16,7 +16,15 @@ from ..errors import (
     StepErrorCode,
 )
 from . import _table_steps, _takes, _turn_end, _windows  # noqa: F401  (they register their handlers)
-from ._common import CHANCE_HANDLERS, HANDLERS, ChanceHandler, Handler, refuse, replace_seat
+from ._common import (
+    CHANCE_HANDLERS,
+    HANDLERS,
+    LISTED_HANDLERS,
+    ChanceHandler,
+    Handler,
+    refuse,
+    replace_seat,
+)
 from .deal import Chance, NoChance, RandomChance, ScriptedChance, deal, double_class, doubles_of
 from .events import (
     AnnouncementMissed,
@@ -78,6 +86,27 @@ def apply_step(state: GameState, step: Step, chance: Chance) -> tuple[GameState,
         else:
             assert handler is not None
             new, more = handler(state, step)
+    if events:
+        return new, (*events, *more)
+    return new, tuple(more)
+
+
+def apply_listed(
+    state: GameState, step: Step, chance: Chance
+) -> tuple[GameState, tuple[Event, ...]]:
+    """:func:`apply_step` of a step that :func:`~remi_rules.engine.legal.legal_steps`
+    listed for this very ``state`` (the engine's own object: the
+    :class:`~remi_rules.engine.Game` makes sure of both), without the checks the
+    listing has made: its handler of :data:`~remi_rules.engine._common.
+    LISTED_HANDLERS`, after the announcement window closes (the listing reads nothing
+    the window changes).  Not for any other step."""
+    build = LISTED_HANDLERS.get(type(step))
+    if build is None:
+        return apply_step(state, step, chance)
+    events: list[Event] = []
+    if step.in_turn and state.announce_window is not None:
+        state, events = _close_window(state)
+    new, more = build(state, step)
     if events:
         return new, (*events, *more)
     return new, tuple(more)
