@@ -59,7 +59,9 @@ def by_ranks(
 ]:
     """``best(remainder, need, keep, points, sets)``: the value that
     :func:`remi_rules._partition._solve_constrained` gives a remainder (compact
-    encoding), and ``at_least(..., goal)``: whether it is at least ``goal``; computed
+    encoding), ``at_least(..., goal)``: whether it is at least ``goal``, the group
+    question of :func:`~remi_rules._rebuild.group_question`, and ``witness(...,
+    goal)``: a split the questions so far proved worth ``goal`` (or None); computed
     by a search over the fields in order whose state is the runs still open
     (docs/solver.md), with bounds memoised in dicts appended to ``memos`` (the caller
     empties them when its call ends).  Each state expanded takes one from

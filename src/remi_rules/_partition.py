@@ -27,7 +27,7 @@ rack) become a few more bits of the memo key.
 
 That recursion is exponential on some hands (two jokers with long runs, the high ace
 over four colours), so it takes turns with the search by ranks (:func:`solve`,
-from :data:`FAST_BUDGET` remainders and :data:`RANK_BUDGET` states): the fields in
+from :data:`FAST_BUDGET` work and :data:`RANK_BUDGET` states): the fields in
 order with only the runs still open per colour, the sets of the rank, the jokers and
 the constraints as state (van Rijn, Takes & Vis 2015), memoised bounds and threshold
 questions; the split is rebuilt by the same place-the-lowest-tile rule, so the answer
@@ -192,27 +192,30 @@ def _prepare(
 
 
 FAST_BUDGET = 30_000
-"""Remainders the fast search may memoise in its first turn (see :func:`solve`).  Both
+"""The fast search's work in its first turn (see :func:`solve`): each remainder it
+solves counts one plus the melds of its lowest tile, so a turn costs about the same
+whether a tile has a few melds or hundreds (jokers in long runs).  Both
 searches are exact and break ties the same way, so this changes only the time an
 answer takes: the fast search is quickest on sparse racks (many tiles that no meld
 holds), the search by ranks on dense ones, two jokers and the high ace
-(docs/decisions.md, "Solver: two searches in turns").  ``0``: the search by ranks
-alone."""
+(docs/decisions.md, "Solver: two searches in turns", "Solver: joker units, a bound
+per question, the witness").  ``0``: the search by ranks alone."""
 
 RANK_BUDGET = 1_000
 """States the search by ranks may expand in its first turn (see :func:`solve`)."""
 
 FAST_MAX_TILES = 40
 """Hands of more tiles go to the search by ranks alone (see :func:`solve`), after
-:data:`CAPPED_BUDGET` remainders of the fast search where every tile is worth one."""
+:data:`CAPPED_BUDGET` of the fast search's work where every tile is worth one."""
 
 CAPPED_BUDGET = 300_000
-"""Remainders of the fast search on a hand of more than :data:`FAST_MAX_TILES` tiles
-whose every tile is worth one (the tiles objective: the rupere check's and the hint's
-question "how many tiles can the rack place, one kept?"), before the search by ranks
-takes over to the end.  Measured on the racks random bots reach (up to 76 tiles,
-benchmarks/solver_racks.py ``REACHABLE``): the fast search finishes most within
-that, in 10-250 ms, where the search by ranks took 0.4-1.9 s."""
+"""The fast search's work (as :data:`FAST_BUDGET`) on a hand of more than
+:data:`FAST_MAX_TILES` tiles whose every tile is worth one (the tiles objective: the
+rupere check's and the hint's question "how many tiles can the rack place, one
+kept?"), before the search by ranks takes over to the end.  Measured on the racks
+random bots reach (up to 76 tiles, benchmarks/solver_racks.py ``REACHABLE``): the
+fast search finishes most of them within that, in 10-150 ms; the others take the
+search by ranks 0.3-1 s."""
 
 _GROWTH: Final = 4
 """Each turn of a search gets this many times its previous allowance."""
@@ -244,12 +247,12 @@ def solve(
     jokers) is solved exactly, in time polynomial in its size: the fast search and the
     search by ranks run in turns, each resuming where its last turn stopped (its memo
     kept) with :data:`_GROWTH` times the allowance, until one finishes, starting with
-    :data:`FAST_BUDGET` remainders and :data:`RANK_BUDGET` states; so the call costs a
+    :data:`FAST_BUDGET` work and :data:`RANK_BUDGET` states; so the call costs a
     constant times the cheaper of the two, and the search by ranks is polynomial.
     Hands of more than :data:`FAST_MAX_TILES` tiles go to the search by ranks alone,
-    after one turn of :data:`CAPPED_BUDGET` remainders of the fast search where every
+    after one turn of :data:`CAPPED_BUDGET` work of the fast search where every
     tile is worth one (``_Prepared.capped``).
-    ``fast_budget``: the fast search alone up to that many remainders, then the search
+    ``fast_budget``: the fast search alone up to that much work, then the search
     by ranks to the end (``0``: the search by ranks alone).  Same answer either way."""
     prep = _prepare(counts, rules, tiles_objective, constraints, extra)
     if fast_budget is None:

@@ -43,7 +43,8 @@ def reconstruct(
     """The split :func:`~remi_rules._partition._solve_constrained` returns, with
     ``best(remainder, need, keep, points, sets)`` as its value of a remainder: the
     lowest tile goes into the first meld, in notation order, that keeps the value
-    optimal, else it is left over."""
+    optimal, else it is left over.  ``witness`` (a question's proved split, checked by
+    :func:`_options`) spares the questions whose answer that split already gives."""
     unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
     kinds, counted, max_sets = kinds_of(prep, constraints)
     # 0: a set; 1: a run; 2: a run whose last tile is its lowest field's (an ace at
