@@ -139,7 +139,7 @@ def by_ranks(
     def ceiling(p: int, s: int, slots: tuple[int, ...]) -> int:
         """Each tile left at the most it is worth (``current``'s suffix sums hold the
         question's own numbered tiles from each field on)."""
-        total = current_suffix[0][p] if p < _D_TOP else 0
+        total = current[0][2][p] if p < _D_TOP else 0
         x = s >> 3 * _D_TOP
         if x & 0o7777:
             for c in range(4):
@@ -190,11 +190,14 @@ def by_ranks(
     # question is thousands of states); on a small one the tables cost more than
     # they save.
     own_bounds = sum(counts) > FAST_MAX_TILES
-    current = [whole]
-    current_suffix: list[list[int]] = [[]]
-    per_remainder: dict[int, tuple[Callable[..., int], Callable[..., int] | None, list[int]]] = {}
+    # The current question's bounds and, per field, the most its tiles from there on
+    # are worth (for :func:`ceiling`).
+    Bounds = tuple[Callable[..., int], Callable[..., int] | None, list[int]]
+    current: list[Bounds] = []
+    per_remainder: dict[int, Bounds] = {}
 
     def use(remainder: int) -> None:
+        """Make ``remainder`` the current question's."""
         found = per_remainder.get(remainder)
         if found is None:
             hand = [0] * NFIELDS
@@ -203,9 +206,9 @@ def by_ranks(
             suffix = [0] * (_D_TOP + 1)
             for f in range(REAL_FIELDS - 1, -1, -1):
                 suffix[f] = suffix[f + 1] + most[f] * hand[f]
-            found = per_remainder[remainder] = (*(bounds_of(hand) if own_bounds else whole), suffix)
-        current[0] = found[:2]
-        current_suffix[0] = found[2]
+            tight, reach = bounds_of(hand) if own_bounds else whole
+            found = per_remainder[remainder] = (tight, reach, suffix)
+        current[:] = [found]
 
     def promise(state: _State) -> int:
         """The tight bound of ``state`` (no ceiling), or infeasible where the points
@@ -214,7 +217,7 @@ def by_ranks(
         rank = 14 if q >= _D_TOP else (q >> 2) + 1
         jl = jokers(s)
         w = (s >> _W_SHIFT) & 0o7777
-        tight, reach = current[0]
+        tight, reach, _ = current[0]
         if reach is not None and pts and reach(rank, q & 3, prof, slots, jl, keep, w) < pts:
             return _INFEASIBLE
         return tight(rank, q & 3, prof, slots, jl, keep, w)
