@@ -238,4 +238,4 @@ def test_the_bound_is_an_upper_bound(
         lay=[worth[f] if counts[f] else 0 for f in range(52)],
     )
     jokers = sum(counts[partition.FREE_JOKER :])
-    assert bound(1, 0, ((), (), (), ()), (), jokers, keep, (0, 0, 0, 0)) >= found[0]
+    assert bound(1, 0, ((), (), (), ()), (), jokers, keep, 0) >= found[0]

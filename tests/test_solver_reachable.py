@@ -9,10 +9,17 @@ tie-break").  With those group questions forced everywhere it must still give th
 slow reference's answers; on the reachable racks (too big for the reference) it must
 give the answer of the meld-by-meld rebuild it replaced, and a valid split.
 
-Small by default; ``REMI_WIDE=1`` adds seeded hands and the largest reachable rack
-(64 tiles; the meld-by-meld rebuild takes about 25 s there)."""
+Small by default; ``REMI_WIDE=1`` adds seeded hands.  The reachable racks (the
+largest 64 tiles) take seconds in all, the meld-by-meld rebuild included.
+
+The bounds of each question's own remainder (by default only on hands of more than
+``FAST_MAX_TILES`` tiles), the joker units of the bound's colour tables and the
+witnesses the rebuild takes its melds from are checked, forced everywhere, against the
+reference, and the rebuild is given wrong witnesses on purpose."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 from test_solver_exact import (
@@ -24,6 +31,7 @@ from test_solver_exact import (
     seeded_rng,
 )
 
+from remi_rules import _by_ranks as by_ranks_module
 from remi_rules import _partition as partition
 from remi_rules import _rebuild as rebuild
 from remi_rules import best_melds, parse_tiles, variants
@@ -45,7 +53,7 @@ REACHABLE = {
         "6N 7R 7G 7A 7N 8R 8R 8G 8A 8N 9R 9G 9A 9A 9N 10R 10G 10A 10N 10N 11R 11G 11A 11N "
         "12R 12G 12A 12N 12N 13G 13A 13N",
     ),
-    # clasic, 2 random bots, round 1175: can_close_with on 64 tiles (before: 11-120 s)
+    # clasic, 2 random bots, round 1175: can_close_with on 64 tiles (once 11-120 s)
     "clasic-1175": (
         "clasic",
         "1R 1G 1G 1A 2R 2G 2G 2A 2A 2N 3R 3R 3G 3A 3A 3N 4R 4G 4G 4A 4N 5R 5R 5G 6R 6R 6G "
@@ -54,8 +62,6 @@ REACHABLE = {
     ),
 }
 """Racks of benchmarks/solver_racks.py's REACHABLE family, asked as the game asks."""
-SLOW = {"clasic-1175", "rummy45-559"}
-"""Only under ``REMI_WIDE=1`` (seconds each)."""
 
 
 @pytest.fixture
@@ -91,8 +97,6 @@ def test_group_questions_match_the_reference_on_the_high_ace(groups_everywhere: 
 
 @pytest.mark.parametrize("name", sorted(REACHABLE))
 def test_reachable_racks(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    if name in SLOW and not WIDE:
-        pytest.skip("REMI_WIDE=1 runs it")
     preset, text = REACHABLE[name]
     rules = variants.get(preset)
     hand = parse_tiles(text)
@@ -131,3 +135,86 @@ def test_tiles_objective_with_lay_offs_both_searches(preset: str, gain: int) -> 
             fast = partition.solve(counts, rules, **ask)  # type: ignore[arg-type]
             slow = partition.solve(counts, rules, fast_budget=0, **ask)  # type: ignore[arg-type]
             assert fast == slow, hand
+
+
+OWN_BOUND_HANDS = 6 if WIDE else 2
+"""Seeded hands per preset and ace knob for the bounds of each question's own
+remainder and the witnesses (forced everywhere)."""
+
+
+@pytest.fixture
+def everything_forced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search by ranks alone, each question bounded on its own remainder (by
+    default only past ``FAST_MAX_TILES`` tiles) and the group questions from one meld
+    on: every way the rebuild can skip a question is exercised."""
+    monkeypatch.setattr(partition, "FAST_BUDGET", 0)
+    monkeypatch.setattr(by_ranks_module, "FAST_MAX_TILES", 0)
+    monkeypatch.setattr(rebuild, "_GROUP", 1)
+    monkeypatch.setattr(rebuild, "_BISECT", 1)
+
+
+@pytest.mark.parametrize("preset", variants.names())
+@pytest.mark.parametrize("high", [True, False])
+def test_own_bounds_and_witnesses_match_the_reference(
+    everything_forced: None, preset: str, high: bool
+) -> None:
+    # Hands from a narrow band (dense, with jokers and both copies): the joker units
+    # of the colour tables, a bound per remainder, the rebuild's witnesses.
+    rng = seeded_rng("own-bounds", preset, high)
+    rules = rules_of(preset, high)
+    for _ in range(OWN_BOUND_HANDS):
+        hand = seeded_hand(rng, rng.randint(11, 14), preset, band=(3, 5))
+        assert_matches(hand, rules, min_leftovers=(0, 1))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # two colours (their sets need a joker: one joker unit per tile) and both jokers
+        "1R 2R 3R 4R 5R 1G 2G 3G 4G 5G 3R 3G J J",
+        "5R 5G 6R 6G 7R 7G 8R 8G 9R 9G J J",
+        # the joker shared by colours that each want it (an ace waiting for the top)
+        "1G 1G 1A 11G 12G 13G 13G 12A 11R 12R 13R 13R J",
+    ],
+)
+def test_joker_units_match_the_reference(everything_forced: None, text: str) -> None:
+    for preset in ("clasic", "online"):
+        assert_matches(parse_tiles(text), variants.get(preset), min_leftovers=(0, 1))
+
+
+def test_a_witness_that_does_not_check_out_is_not_used(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The rebuild takes a witness's meld without asking only where the witness is an
+    # optimal split of the remainder that meets the constraints.  Witnesses that are
+    # not (a meld short, the first meld of the lowest tile alone or beside the real
+    # ones, nothing) leave the answers the reference's.
+    monkeypatch.setattr(partition, "FAST_BUDGET", 0)
+    real = by_ranks_module.by_ranks
+    rng = seeded_rng("bad-witness")
+
+    def lying(*args: Any, **kwargs: Any) -> Any:
+        best, at_least, group, witness = real(*args, **kwargs)
+        prep = args[1]
+
+        def bad(*question: int) -> list[tuple[int, ...]] | None:
+            split = witness(*question)
+            choice = rng.randrange(4)
+            if not split or choice == 0:
+                return None
+            if choice == 1:
+                return split[1:]
+            # The first meld, in notation order, of the remainder's lowest tile.
+            x = question[0] & prep.real
+            low = ((x & -x).bit_length() - 1) // 3
+            first = [tuple(sorted(prep.melds[i].fields)) for _, _, _, i in prep.by_low[low][:1]]
+            return first if choice == 2 else [*first, *split]
+
+        return best, at_least, group, bad
+
+    monkeypatch.setattr(by_ranks_module, "by_ranks", lying)
+    for preset in variants.names():
+        rules = variants.get(preset)
+        for _ in range(3):
+            hand = seeded_hand(rng, rng.randint(9, 12), preset, band=(3, 6))
+            assert_matches(hand, rules, min_leftovers=(0, 1))

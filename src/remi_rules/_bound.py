@@ -9,15 +9,19 @@ upper bound (docs/solver.md, "The bound").  Two relaxations, the smaller used:
   (3 tiles or more, consecutive positions, up to two jokers anywhere, each joker
   worth the position it fills), in which a tile may instead stand alone for the most
   it could be worth outside a run (its set's worth where its rank can hold a set,
-  its lay-off worth); the colours share the jokers, and a joker no run takes is worth
-  at most a set of a rank still ahead;
+  with a joker or without, its lay-off worth); the colours share the jokers, counted
+  in units (two a joker in a run, one a tile alone whose set needs a joker), and a
+  joker no run takes is worth at most a set of a rank still ahead (the tables:
+  :mod:`remi_rules._bound_colour`);
 * *per rank*: each rank on its own, its sets exact with the jokers they use, every
   other tile at a run's worth where a run of its colour can hold it; a joker no set
   takes is worth at most a run position still ahead.
 
 Every real split of the hand is one choice in each relaxation, so both are upper
-bounds.  Tables are built once per solve, on the whole hand; a remainder only has
-fewer tiles, so they bound its states too.  Bounds are memoised for the solve.
+bounds.  Tables are built once per solve, on the whole hand (a remainder only has
+fewer tiles, so they bound its states too), or per question on large hands; a
+:class:`BoundCache` shares the colour tables of one solve's bounds.  Bounds are
+memoised for the solve.
 """
 
 from __future__ import annotations
@@ -27,9 +31,9 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from ._bound_colour import _NEG, BoundCache, _Colour, _combine, _Row
 from ._meld_catalogue import FREE_JOKER, REAL_FIELDS
 
-_NEG: Final = -(1 << 60)
 _KEEP: Final = 4
 """Tiles still to leave over beyond this count are not tracked (the bound is then
 that of leaving over only this many)."""
@@ -72,6 +76,7 @@ class Bound:
         lay: Sequence[int],
         adjacent: bool = True,
         keep: int = _KEEP,
+        cache: BoundCache | None = None,
     ) -> None:
         jokers = min(2, sum(counts[FREE_JOKER:]))
         self.keep = min(keep, _KEEP)
@@ -127,19 +132,38 @@ class Bound:
         self.rank_best, self.tile_alone = _by_rank(
             counts, top=top, runs_ok=runs_ok, shapes=shapes, gain_of=gain_of, lay=lay
         )
-        # The colour tables with 0, 1 or 2 jokers left (a rank of two colours holds a
-        # set only with a joker); one table serves fewer jokers where it is the same.
-        tables: list[list[_Colour]] = []
-        shared: dict[tuple[int, tuple[int, ...], int, int, int], dict[_Way, int]] = {}
-        for j in range(jokers + 1):
-            if j < jokers and can_set[j] == can_set[jokers]:
-                continue
-            table = [
-                _Colour(counts, c, top, runs_ok, gain_of, can_set[j], lay, self.keep, j, shared)
-                for c in range(4)
-            ]
-            while len(tables) <= j:
-                tables.append(table)
+        # The colour tables, over joker *units*: a joker in a run takes two, a tile
+        # alone whose set needs a joker (a rank of two colours) one, since such a set
+        # holds at most two real tiles per joker; the colours share 2 units a joker.
+        # A table depends only on its colour's tiles and their worth alone: bounds of
+        # one solve built with ``cache`` share the tables they have in common.
+        if cache is None:
+            cache = BoundCache()
+        run = [0] * 16
+        for r in range(1, 14):
+            run[r] = gain_of[run_points(r)]
+        if top == 14:
+            run[14] = gain_of[10]
+        tables = []
+        for c in range(4):
+            count = [0] * 16
+            alone = [0] * 16
+            alone_joker = [0] * 16
+            for r in range(1, 14):
+                f = (r - 1) * 4 + c
+                count[r] = counts[f]
+                alone[r] = max(self.set_worth[r] if can_set[0][r] else 0, lay[f], 0)
+                if jokers and can_set[jokers][r] and self.set_worth[r] > alone[r]:
+                    alone_joker[r] = self.set_worth[r]
+            if top == 14:
+                alone[14] = max(lay[c], 0)
+            key = (c, tuple(count), tuple(alone), tuple(alone_joker), jokers)
+            table = cache.colours.get(key)
+            if table is None:
+                table = _Colour(count, alone, alone_joker, run, top, runs_ok, self.keep, jokers)
+                table.shared = cache.ways
+                cache.colours[key] = table
+            tables.append(table)
         self.tables = tables
         # The per-rank bound's parts: per rank, the most the later ranks give with j
         # jokers and the rest at ``spare``; per field, the most the tiles of its rank
@@ -166,6 +190,12 @@ class Bound:
         self.later_best = later_best
         self.still = still
         self._memo: dict[object, int] = {}
+        self._relaxed_memo: dict[object, int] = {}
+        self._sizes: dict[tuple[int, ...], int] = {}
+        self._pairs: dict[object, _Row | None] = {}
+        """Two colours' rows combined (colours 0 and 1, 2 and 3; most states share them
+        with others): by the colour, and per colour the rank, runs and aces waiting,
+        and the joker units and tiles to leave."""
         self._relaxed: dict[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]] = {}
 
     def of(
@@ -173,29 +203,39 @@ class Bound:
         rank: int,
         colour: int,
         profile: tuple[tuple[int, ...], ...],
-        slots: Sequence[int],
+        slots: tuple[int, ...],
         jokers: int,
         keep: int,
-        waiting: tuple[int, ...],
+        waiting: int,
     ) -> int:
         """The bound of a state at the field (``rank``, ``colour``) (rank 14: the
         high aces), with open runs ``profile`` per colour (each run an int whose two
         low bits are its length capped at 3), set ``slots`` of this rank (their sizes
         in bits 4 and up, their colours in bits 0-3), ``jokers`` left, ``keep`` tiles
-        still to leave over and ``waiting[c]`` aces of colour c set aside for the top
-        of a run."""
-        relaxed = self._relaxed.get(profile)
-        if relaxed is None:
-            relaxed = tuple(tuple(sorted(o & 3 for o in runs)) for runs in profile)
-            self._relaxed[profile] = relaxed
-        size = sum((m >> 4) + (m & 15).bit_count() for m in slots) if slots else 0
-        jokers = 2 if jokers > 2 else jokers
-        keep = self.keep if keep > self.keep else keep
-        key = (rank, colour, relaxed, size, jokers, keep, waiting)
+        still to leave over and, in bits ``3c`` and ``3c + 1`` of ``waiting``, the
+        aces of colour c set aside for the top of a run."""
+        key = (rank, colour, profile, jokers, keep, waiting)
         found = self._memo.get(key)
         if found is None:
-            found = self._of(rank, colour, relaxed, size, jokers, keep, waiting)
+            # States that differ only in what the bound ignores share the work.
+            relaxed = self._relaxed.get(profile)
+            if relaxed is None:
+                relaxed = tuple(tuple(sorted(o & 3 for o in runs)) for runs in profile)
+                self._relaxed[profile] = relaxed
+            jokers = 2 if jokers > 2 else jokers
+            keep = self.keep if keep > self.keep else keep
+            key2 = (rank, colour, relaxed, jokers, keep, waiting)
+            found = self._relaxed_memo.get(key2)
+            if found is None:
+                found = self._of(rank, colour, relaxed, jokers, keep, waiting)
+                self._relaxed_memo[key2] = found
             self._memo[key] = found
+        if slots and found > _NEG:
+            # The tiles in the sets of this rank, at their set's worth (both bounds).
+            size = self._sizes.get(slots)
+            if size is None:
+                size = self._sizes[slots] = sum((m >> 4) + (m & 15).bit_count() for m in slots)
+            found += self.set_worth[rank] * size
         return found
 
     def _of(
@@ -203,48 +243,57 @@ class Bound:
         rank: int,
         colour: int,
         relaxed: tuple[tuple[int, ...], ...],
-        size: int,
         jokers: int,
         keep: int,
-        waiting: tuple[int, ...],
+        waiting: int,
     ) -> int:
-        tables = self.tables[jokers]
-        worth = self.worth[rank]
-        if keep == 0:
-            total = jokers * worth
-            for c in range(4):
-                at = rank if c >= colour else rank + 1
-                table = tables[c]
-                wait = waiting[c] if at > 1 else 0
-                v = table.vector(at, relaxed[c])[(wait * table.width + jokers) * table.lefts]
-                if v <= _NEG:
-                    return _NEG
-                total += v
-        else:
-            # best[k]: the colours so far, at least k of their tiles left over.
-            best = [0] + [_NEG] * keep
-            for c in range(4):
-                at = rank if c >= colour else rank + 1
-                wait = waiting[c] if at > 1 else 0
-                table = tables[c]
-                start = (wait * table.width + jokers) * table.lefts
-                row = table.vector(at, relaxed[c])[start : start + keep + 1]
-                if row[0] <= _NEG:
-                    return _NEG
-                best = [
-                    max(
-                        best[i] + row[k - i] if best[i] > _NEG and row[k - i] > _NEG else _NEG
-                        for i in range(k + 1)
-                    )
-                    for k in range(keep + 1)
-                ]
-            total = _NEG
-            for left in range(min(jokers, keep) + 1):
-                v = best[keep - left]
-                if v > _NEG:
-                    total = max(total, v + (jokers - left) * worth)
-            if total <= _NEG:
+        tables = self.tables
+        cap = 2 * jokers
+        lefts = keep + 1
+        # Each colour's row: its best per (joker units it may use, tiles it leaves
+        # over at least).  The colours share the units, ``cap`` in all: their rows
+        # are combined in pairs (0 and 1, 2 and 3; most states share them with
+        # others), then the pairs.
+        pairs = self._pairs
+        halves: list[_Row] = []
+        for c in (0, 2):
+            at = rank if c >= colour else rank + 1
+            wait = (waiting >> 3 * c) & 3 if at > 1 else 0
+            at2 = rank if c + 1 >= colour else rank + 1
+            wait2 = (waiting >> 3 * c + 3) & 3 if at2 > 1 else 0
+            key = (c, at, relaxed[c], wait, at2, relaxed[c + 1], wait2, cap, lefts)
+            if key in pairs:
+                half = pairs[key]
+            else:
+                one = tables[c].row(at, relaxed[c], wait, cap, lefts)
+                two = tables[c + 1].row(at2, relaxed[c + 1], wait2, cap, lefts)
+                half = pairs[key] = (
+                    None if one is None or two is None else _combine(one, two, cap, lefts)
+                )
+            if half is None:
                 return _NEG
+            halves.append(half)
+        (flat_low, low), (flat_high, high) = halves
+        # Jokers left over count toward the tiles to keep (two units each); every
+        # other joker is worth at most ``worth``, in a run (where the colours' tables
+        # count it as nothing) or a set.  Only these entries of the two halves'
+        # product are needed.
+        worth = self.worth[rank]
+        total = _NEG
+        for left in range(min(jokers, keep) + 1):
+            units, tiles = cap - 2 * left, keep - left
+            v = _NEG
+            for u in range(units + 1) if not (flat_low and flat_high) else (0,):
+                a = 0 if flat_low else u * lefts
+                b = 0 if flat_high else (units - u) * lefts
+                for k in range(tiles + 1):
+                    x = low[a + k] + high[b + tiles - k]
+                    if x > v:
+                        v = x
+            if v > _NEG // 2:
+                total = max(total, v + (jokers - left) * worth)
+        if total <= _NEG:
+            return _NEG
         # The other bound: the ranks after this one at their best (sets exact with
         # their jokers, each other tile at a run's worth where a run can hold it), the
         # tiles of this rank still to come at their most; an upper bound too, whatever
@@ -252,171 +301,13 @@ class Bound:
         other = self.later_best[rank - 1][jokers]
         if rank <= 13:
             other += self.still[(rank - 1) * 4 + colour]
-            if size:
-                here = self.set_worth[rank] * size
-                total += here
-                other += here
         # The aces waiting for the top.
         alone = self.tile_alone
         for c in range(colour if rank == 14 else 0, 4):
-            if waiting[c]:
-                other += waiting[c] * alone[52 + c]
+            wait = (waiting >> 3 * c) & 3
+            if wait:
+                other += wait * alone[52 + c]
         return total if total < other else other
-
-
-_Way = tuple[tuple[int, ...], int, int, int]
-"""A way of placing a rank's tiles of one colour: (open runs after it, jokers used,
-tiles left over, aces set aside)."""
-
-
-class _Colour:
-    """The exact best of one colour's own runs, each other tile alone (module doc),
-    per state of the colour: a vector over the aces waiting for the top, the jokers
-    usable and the tiles still to leave over."""
-
-    def __init__(
-        self,
-        counts: Sequence[int],
-        c: int,
-        top: int,
-        runs_ok: bool,
-        gain_of: Sequence[int],
-        can_set: Sequence[bool],
-        lay: Sequence[int],
-        keep: int,
-        jokers: int,
-        shared: dict[tuple[int, tuple[int, ...], int, int, int], dict[_Way, int]],
-    ) -> None:
-        self.shared = shared
-        """The ways of placing a rank's tiles, shared by the colours' tables of one
-        bound (they depend only on the rank, the runs, the tiles, their worth alone and
-        the jokers)."""
-        self.top = top
-        self.jokers = jokers
-        self.width = jokers + 1
-        self.runs_ok = runs_ok
-        self.count = [0] * 16
-        self.run = [0] * 16
-        self.alone = [0] * 16
-        for r in range(1, 14):
-            f = (r - 1) * 4 + c
-            self.count[r] = counts[f]
-            self.run[r] = gain_of[run_points(r)]
-            self.alone[r] = max(gain_of[set_points(r)] if can_set[r] else 0, lay[f], 0)
-        self.high = top == 14
-        if self.high:
-            self.run[14] = gain_of[10]
-            self.alone[14] = max(lay[c], 0)
-        self.waits = min(counts[c], 2) + 1 if self.high else 1
-        self.lefts = keep + 1
-        self.memo: dict[tuple[int, tuple[int, ...]], list[int]] = {}
-
-    def value(self, rank: int, runs: tuple[int, ...], jokers: int, left: int, wait: int) -> int:
-        """The colour's best from ``rank`` on, with open runs ``runs`` (lengths,
-        sorted), up to ``jokers`` jokers in its runs, at least ``left`` tiles left
-        over and ``wait`` aces set aside for the top."""
-        return self.vector(rank, runs)[(wait * self.width + jokers) * self.lefts + left]
-
-    def vector(self, rank: int, runs: tuple[int, ...]) -> list[int]:
-        """:meth:`value` for every (aces waiting, jokers, tiles to leave) at once."""
-        key = (rank, runs)
-        found = self.memo.get(key)
-        if found is None:
-            found = self._vector(rank, runs)
-            self.memo[key] = found
-        return found
-
-    def _ways(self, rank: int, runs: tuple[int, ...], k: int) -> dict[_Way, int]:
-        """The ways to place this rank's ``k`` tiles: (open runs after it, jokers
-        used, tiles left over, aces set aside) -> the most they gain."""
-        key = (rank, runs, k, self.alone[rank], self.jokers)
-        found = self.shared.get(key)
-        if found is None:
-            found = self._new_ways(rank, runs, k)
-            self.shared[key] = found
-        return found
-
-    def _new_ways(self, rank: int, runs: tuple[int, ...], k: int) -> dict[_Way, int]:
-        g = self.run[rank]
-        most = self.jokers
-        # Each open run ends (if valid) or takes a tile of this rank or a joker.
-        partial: list[tuple[tuple[int, ...], int, int, int]] = [((), k, 0, 0)]
-        for n in runs:
-            longer = n + 1 if n < 3 else 3
-            grown: list[tuple[tuple[int, ...], int, int, int]] = []
-            for done, kr, used, gain in partial:
-                if n == 3:
-                    grown.append((done, kr, used, gain))
-                if kr:
-                    grown.append(((*done, longer), kr - 1, used, gain + g))
-                if used < most:
-                    grown.append(((*done, longer), kr, used + 1, gain))
-            partial = grown
-        alone = self.alone[rank]
-        starts = self.runs_ok and rank < 14
-        hold = self.high and rank == 1
-        most_left = self.lefts - 1
-        # Each tile left: alone, left over, set aside for the top (an ace), or the
-        # start of a run (after 0-2 jokers below it); the ways that lead to the same
-        # next state are merged.
-        ways: dict[_Way, int] = {}
-        for done, kr, used, gain in partial:
-            options = {(tuple(sorted(done)), used, 0, 0): gain}
-            for _ in range(kr):
-                more: dict[tuple[tuple[int, ...], int, int, int], int] = {}
-                for (runs2, used2, left2, held2), gain2 in options.items():
-                    nexts = [((runs2, used2, left2, held2), gain2 + alone)]
-                    if left2 < most_left:
-                        nexts.append(((runs2, used2, left2 + 1, held2), gain2))
-                    if hold:
-                        nexts.append(((runs2, used2, left2, held2 + 1), gain2))
-                    if starts:
-                        for lead in range(min(most - used2, rank - 1) + 1):
-                            grown_runs = tuple(sorted((*runs2, 1 + lead)))
-                            nexts.append(((grown_runs, used2 + lead, left2, held2), gain2 + g))
-                    for state, v in nexts:
-                        if more.get(state, _NEG) < v:
-                            more[state] = v
-                options = more
-            for state, v in options.items():
-                if ways.get(state, _NEG) < v:
-                    ways[state] = v
-        return ways
-
-    def _vector(self, rank: int, runs: tuple[int, ...]) -> list[int]:
-        lefts = self.lefts
-        width = self.width
-        out = [_NEG] * (self.waits * width * lefts)
-        if rank > self.top:
-            if all(n == 3 for n in runs):
-                for j in range(width):
-                    out[j * lefts] = 0
-            return out
-        if rank == 14:
-            # The aces set aside: this rank's tiles; every run ends here.
-            for w in range(self.waits):
-                for (runs2, used, left, _), gain in self._ways(rank, runs, w).items():
-                    if not all(n == 3 for n in runs2):
-                        continue
-                    for j in range(used, width):
-                        for need in range(left + 1):
-                            at = (w * width + j) * lefts + need
-                            if gain > out[at]:
-                                out[at] = gain
-            return out
-        nxt = rank + 1
-        waits = self.waits
-        for (runs2, used, left, held), gain in self._ways(rank, runs, self.count[rank]).items():
-            child = self.vector(nxt, runs2)
-            for w in range(waits - held):
-                for j in range(used, width):
-                    base = (w * width + j) * lefts
-                    src = ((w + held) * width + j - used) * lefts
-                    for need in range(lefts):
-                        v = child[src + (need - left if need > left else 0)]
-                        if v > _NEG and v + gain > out[base + need]:
-                            out[base + need] = v + gain
-        return out
 
 
 def _by_rank(
@@ -434,21 +325,22 @@ def _by_rank(
     worth; and per field the most a tile of that field is worth alone (``52 + c``: an
     ace at the top)."""
 
-    def held(c: int, p: int) -> int:
-        if p < 1 or p > top:
-            return -1
-        return counts[((p - 1) % 13) * 4 + c]
+    # held[c][p + 2]: the tiles of colour c at position p (14: the aces), -1 off the
+    # positions.
+    held = [
+        [-1, -1, *(counts[((p - 1) % 13) * 4 + c] for p in range(1, top + 1)), -1, -1, -1]
+        for c in range(4)
+    ]
 
     def in_run(c: int, p: int, jokers: int) -> bool:
         """Whether a run of colour c can hold position p: some window of three
         positions around it with the others held or filled by the jokers."""
         if not runs_ok:
             return False
-        for lo in range(p - 2, p + 1):
-            window = [held(c, q) for q in range(lo, lo + 3)]
-            if min(window) < 0:
-                continue
-            if sum(1 for n in window if n == 0) <= jokers:
+        h = held[c]
+        for lo in range(p - 1, p + 2):
+            a, b, d = h[lo], h[lo + 1], h[lo + 2]
+            if a >= 0 and b >= 0 and d >= 0 and (not a) + (not b) + (not d) <= jokers:
                 return True
         return False
 
@@ -503,11 +395,11 @@ def make_bound(
     lay: Sequence[int],
     adjacent: bool = True,
     keep: int = _KEEP,
-) -> Callable[
-    [int, int, tuple[tuple[int, ...], ...], Sequence[int], int, int, tuple[int, ...]], int
-]:
+    cache: BoundCache | None = None,
+) -> Callable[[int, int, tuple[tuple[int, ...], ...], tuple[int, ...], int, int, int], int]:
     """:meth:`Bound.of` for one solve (``keep``: the most tiles to leave over it
-    will be asked about)."""
+    will be asked about; ``cache``: shared with the other bounds of the solve built
+    with the same ``gain_of``, ``keep`` and knobs)."""
     return Bound(
         counts,
         per=per,
@@ -517,4 +409,5 @@ def make_bound(
         lay=lay,
         adjacent=adjacent,
         keep=keep,
+        cache=cache,
     ).of

@@ -27,7 +27,7 @@ rack) become a few more bits of the memo key.
 
 That recursion is exponential on some hands (two jokers with long runs, the high ace
 over four colours), so it takes turns with the search by ranks (:func:`solve`,
-from :data:`FAST_BUDGET` remainders and :data:`RANK_BUDGET` states): the fields in
+from :data:`FAST_BUDGET` work and :data:`RANK_BUDGET` states): the fields in
 order with only the runs still open per colour, the sets of the rank, the jokers and
 the constraints as state (van Rijn, Takes & Vis 2015), memoised bounds and threshold
 questions; the split is rebuilt by the same place-the-lowest-tile rule, so the answer
@@ -155,10 +155,9 @@ def _prepare(
     # in what they make feasible, so they are merged only with equal points.
     by_points = tiles_objective and constraints.min_points > 0
     best: dict[tuple[int, int], tuple[int, Candidate]] = {}
+    field_unit = {f: unit[compact[f]] for f in present}
     for cand in catalogue(counts, rules, runs=constraints.allow_runs):
-        mask = 0
-        for f in cand.fields:
-            mask += unit[compact[f]]
+        mask = sum(map(field_unit.__getitem__, cand.fields))
         value = len(cand.fields) if tiles_objective else cand.points * 64 + len(cand.fields)
         slot = (mask, cand.points if by_points else 0)
         seen = best.get(slot)
@@ -169,7 +168,7 @@ def _prepare(
         [] for _ in range(nreal)
     ]
     for (mask, _), (value, cand) in best.items():
-        low = compact[min(f for f in cand.fields if f < REAL_FIELDS)]
+        low = compact[min(cand.fields)]  # (a joker's field is above every tile's)
         lists[low].append((cand.key, mask, value, cand.points, len(melds)))
         melds.append(cand)
     if extra is not None:
@@ -192,28 +191,31 @@ def _prepare(
     return _Prepared(unit, guard, real, start, by_low, tuple(melds), jokers, tuple(present), capped)
 
 
-FAST_BUDGET = 4_000
-"""Remainders the fast search may memoise in its first turn (see :func:`solve`).  Both
+FAST_BUDGET = 30_000
+"""The fast search's work in its first turn (see :func:`solve`): each remainder it
+solves counts one plus the melds of its lowest tile, so a turn costs about the same
+whether a tile has a few melds or hundreds (jokers in long runs).  Both
 searches are exact and break ties the same way, so this changes only the time an
 answer takes: the fast search is quickest on sparse racks (many tiles that no meld
 holds), the search by ranks on dense ones, two jokers and the high ace
-(docs/decisions.md, "Solver: two searches in turns").  ``0``: the search by ranks
-alone."""
+(docs/decisions.md, "Solver: two searches in turns", "Solver: joker units, a bound
+per question, the witness").  ``0``: the search by ranks alone."""
 
-RANK_BUDGET = 300
+RANK_BUDGET = 1_000
 """States the search by ranks may expand in its first turn (see :func:`solve`)."""
 
 FAST_MAX_TILES = 40
 """Hands of more tiles go to the search by ranks alone (see :func:`solve`), after
-:data:`CAPPED_BUDGET` remainders of the fast search where every tile is worth one."""
+:data:`CAPPED_BUDGET` of the fast search's work where every tile is worth one."""
 
-CAPPED_BUDGET = 150_000
-"""Remainders of the fast search on a hand of more than :data:`FAST_MAX_TILES` tiles
-whose every tile is worth one (the tiles objective: the rupere check's and the hint's
-question "how many tiles can the rack place, one kept?"), before the search by ranks
-takes over to the end.  Measured on the racks random bots reach (up to 76 tiles,
-benchmarks/solver_racks.py ``REACHABLE``): the fast search finishes most within
-that, in 10-250 ms, where the search by ranks took 0.4-1.9 s."""
+CAPPED_BUDGET = 300_000
+"""The fast search's work (as :data:`FAST_BUDGET`) on a hand of more than
+:data:`FAST_MAX_TILES` tiles whose every tile is worth one (the tiles objective: the
+rupere check's and the hint's question "how many tiles can the rack place, one
+kept?"), before the search by ranks takes over to the end.  Measured on the racks
+random bots reach (up to 76 tiles, benchmarks/solver_racks.py ``REACHABLE``): the
+fast search finishes most of them within that, in 10-150 ms; the others take the
+search by ranks 0.3-1 s."""
 
 _GROWTH: Final = 4
 """Each turn of a search gets this many times its previous allowance."""
@@ -245,12 +247,12 @@ def solve(
     jokers) is solved exactly, in time polynomial in its size: the fast search and the
     search by ranks run in turns, each resuming where its last turn stopped (its memo
     kept) with :data:`_GROWTH` times the allowance, until one finishes, starting with
-    :data:`FAST_BUDGET` remainders and :data:`RANK_BUDGET` states; so the call costs a
+    :data:`FAST_BUDGET` work and :data:`RANK_BUDGET` states; so the call costs a
     constant times the cheaper of the two, and the search by ranks is polynomial.
     Hands of more than :data:`FAST_MAX_TILES` tiles go to the search by ranks alone,
-    after one turn of :data:`CAPPED_BUDGET` remainders of the fast search where every
+    after one turn of :data:`CAPPED_BUDGET` work of the fast search where every
     tile is worth one (``_Prepared.capped``).
-    ``fast_budget``: the fast search alone up to that many remainders, then the search
+    ``fast_budget``: the fast search alone up to that much work, then the search
     by ranks to the end (``0``: the search by ranks alone).  Same answer either way."""
     prep = _prepare(counts, rules, tiles_objective, constraints, extra)
     if fast_budget is None:
@@ -270,8 +272,15 @@ def solve(
     memos: list[dict[Any, Any]] = [fast_memo]
     allowance = [0]
     """The states the search by ranks may still expand in this turn."""
+    spent = [0]
+    """The fast search's work so far (:func:`_solve_plain`)."""
     searcher: (
-        tuple[Callable[[int, int, int, int, int], int], Callable[..., bool], Callable[..., bool]]
+        tuple[
+            Callable[[int, int, int, int, int], int],
+            Callable[..., bool],
+            Callable[..., bool],
+            Callable[..., list[tuple[int, ...]] | None],
+        ]
         | None
     ) = None
     found: tuple[int, list[int]] | None
@@ -280,10 +289,10 @@ def solve(
             if fast:
                 try:
                     if constraints == _NO_CONSTRAINTS:
-                        found = _solve_plain(prep, fast, fast_memo)
+                        found = _solve_plain(prep, fast, fast_memo, spent)
                     else:
                         found = _solve_constrained(
-                            prep, constraints, tiles_objective, fast, fast_memo
+                            prep, constraints, tiles_objective, fast, fast_memo, spent
                         )
                     break
                 except _OverBudget:
@@ -312,9 +321,12 @@ def solve(
     return value, tuple(prep.melds[i] for i in path if i >= 0)
 
 
-def _solve_plain(prep: _Prepared, budget: int, memo: dict[int, int]) -> tuple[int, list[int]]:
+def _solve_plain(
+    prep: _Prepared, budget: int, memo: dict[int, int], spent: list[int]
+) -> tuple[int, list[int]]:
     """The fast search without constraints; ``memo`` may hold a previous turn's
-    remainders (raises :class:`_OverBudget` past ``budget`` of them)."""
+    remainders, and ``spent[0]`` counts the work so far, each remainder solved one
+    plus the melds of its lowest tile (raises :class:`_OverBudget` past ``budget``)."""
     unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
     ones, twos = guard >> 2, guard >> 1  # each field's count bits
     capped = prep.capped
@@ -358,7 +370,8 @@ def _solve_plain(prep: _Prepared, budget: int, memo: dict[int, int]) -> tuple[in
                     if v > top:
                         top = v
         memo[s] = top
-        if len(memo) > budget:
+        spent[0] += len(options) + 1
+        if spent[0] > budget:
             raise _OverBudget
         return top
 
@@ -387,8 +400,10 @@ def _solve_constrained(
     tiles_objective: bool,
     budget: int,
     memo: dict[int, int],
+    spent: list[int],
 ) -> tuple[int, list[int]] | None:
-    """The fast search under ``constraints``; ``memo`` as for :func:`_solve_plain`."""
+    """The fast search under ``constraints``; ``memo`` and ``spent`` as for
+    :func:`_solve_plain`."""
     unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
     melds = prep.melds
     jokers = prep.joker_slots
@@ -456,7 +471,8 @@ def _solve_constrained(
                     if v > top:
                         top = v
         memo[key] = top
-        if len(memo) > budget:
+        spent[0] += len(by_low[low]) + 1
+        if spent[0] > budget:
             raise _OverBudget
         return top
 

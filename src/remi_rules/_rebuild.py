@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from ._by_ranks import _D_TOP, _MARK_NEXT, _MARK_TOP, _MARKED, _NO_RUNS, _State
+from ._field_moves import _D_TOP, _MARK_NEXT, _MARK_TOP, _MARKED, _NO_RUNS, _State
 from ._meld_catalogue import REAL_FIELDS
 from ._partition import NEED_ACE_SET, NEED_RUN, NEED_SET, Constraints, _Prepared
 
@@ -38,11 +38,13 @@ def reconstruct(
     best: Callable[[int, int, int, int, int], int],
     at_least: Callable[[int, int, int, int, int, int], bool],
     at_least_in: Callable[[int, int, int, int, int, int, int], bool],
+    witness: Callable[[int, int, int, int, int, int], list[tuple[int, ...]] | None] | None = None,
 ) -> tuple[int, list[int]] | None:
     """The split :func:`~remi_rules._partition._solve_constrained` returns, with
     ``best(remainder, need, keep, points, sets)`` as its value of a remainder: the
     lowest tile goes into the first meld, in notation order, that keeps the value
-    optimal, else it is left over."""
+    optimal, else it is left over.  ``witness`` (a question's proved split, checked by
+    :func:`_options`) spares the questions whose answer that split already gives."""
     unit, guard, real, by_low = prep.unit, prep.guard, prep.real, prep.by_low
     kinds, counted, max_sets = kinds_of(prep, constraints)
     # 0: a set; 1: a run; 2: a run whose last tile is its lowest field's (an ace at
@@ -66,6 +68,18 @@ def reconstruct(
         return None
     target = total
     path: list[int] = []
+
+    def proved(question: tuple[int, int, int, int, int, int]) -> dict[int, list[_Option]] | None:
+        """The split the searches proved for ``question`` (remainder, need, keep,
+        points, sets, goal), as catalogue options by lowest field, if it checks out."""
+        if witness is None:
+            return None
+        return _options(prep, constraints, kinds, counted, max_sets, question, witness(*question))
+
+    # An optimal split of the remainder, known without asking (docs/solver.md, "The
+    # witness"): where its meld for the lowest tile comes first among the melds that
+    # can hold it, that meld is taken without a question.
+    known = proved((s, need, keep, points, sets, target))
     while s & real:
         x = s & real
         low = ((x & -x).bit_length() - 1) // 3
@@ -75,30 +89,42 @@ def reconstruct(
             for option in by_low[low]
             if (sg - option[0]) & guard == guard and sets + counted[option[3]] <= max_sets
         ]
+        mine = known.get(low, []) if known is not None else []
+        sure = next((option for option in fits if option in mine), None)
         # Per kind of meld (sets, runs, runs ending with the ace): the lowest rank of a
         # run's second real tile that can still hold the lowest tile in an optimal
         # split (0: any; above 13: none), found before the first meld of the kind by a
         # few questions about all its melds at once (docs/solver.md, "The tie-break").
         floor = [-1, -1, -1]
-        for mask, value, pts, index in fits:
-            if index >= 0:
-                kind = meld_kind[index]
-                if floor[kind] < 0:
-                    floor[kind] = _floor(
-                        at_least_in,
-                        (s, need, keep, points, sets, target),
-                        kind,
-                        [second[i] for _, _, _, i in fits if i >= 0 and meld_kind[i] == kind],
-                    )
-                if floor[kind] == _NONE or 0 < second[index] < floor[kind]:
-                    continue
+        for option in fits:
+            mask, value, pts, index = option
             more = sets + counted[index]
             left = points - pts if points > pts else 0
-            if at_least(s - mask, need & ~kinds[index], keep, left, more, target - value):
-                path.append(index)
-                s, need, points, sets = s - mask, need & ~kinds[index], left, more
-                target -= value
-                break
+            if option is sure:
+                mine.remove(option)
+            else:
+                if index >= 0:
+                    kind = meld_kind[index]
+                    if floor[kind] < 0:
+                        floor[kind] = _floor(
+                            at_least_in,
+                            (s, need, keep, points, sets, target),
+                            kind,
+                            [second[i] for _, _, _, i in fits if i >= 0 and meld_kind[i] == kind],
+                            second[sure[3]]
+                            if sure is not None and sure[3] >= 0 and meld_kind[sure[3]] == kind
+                            else -1,
+                        )
+                    if floor[kind] == _NONE or 0 < second[index] < floor[kind]:
+                        continue
+                question = (s - mask, need & ~kinds[index], keep, left, more, target - value)
+                if not at_least(*question):
+                    continue
+                known = proved(question)
+            path.append(index)
+            s, need, points, sets = s - mask, need & ~kinds[index], left, more
+            target -= value
+            break
         else:
             s -= unit[low]
             keep = keep - 1 if keep else 0
@@ -124,19 +150,26 @@ def _floor(
     question: tuple[int, int, int, int, int, int],
     kind: int,
     seconds: list[int],
+    known: int = -1,
 ) -> int:
     """For :func:`_reconstruct`: :data:`_NONE` when no meld of ``kind`` can hold the
     lowest tile of ``question`` (remainder, need, keep, points, sets, goal); else the
     lowest of the runs' second real ranks ``seconds`` whose runs can (by bisection:
     the runs up to a rank, asked at once), 14 if none of them can, or 0 (each run
-    asked alone)."""
+    asked alone).  ``known`` (0 or more): a run of the kind whose second real rank it
+    is (0: a joker) is known to hold the tile in an optimal split, so the floor is at
+    most that rank and the rank just below it is asked first."""
     if len(seconds) < _GROUP:
         return 0
-    if not at_least_in(*question, kind):
+    if known < 0 and not at_least_in(*question, kind):
         return _NONE
     ranks = sorted({r for r in seconds if r})
     if len(ranks) < _BISECT:
         return 0
+    if known > 0:
+        ranks = [r for r in ranks if r < known]
+        if not ranks or not at_least_in(*question, kind, ranks[-1]):
+            return known
     lo, hi = 0, len(ranks)
     while lo < hi:
         mid = (lo + hi) // 2
@@ -147,9 +180,62 @@ def _floor(
     return ranks[lo] if lo < len(ranks) else 14
 
 
+_Option = tuple[int, int, int, int]
+"""A catalogue option of the rebuild: (mask, value, points, meld index; -1 a lay-off)."""
+
+
+def _options(
+    prep: _Prepared,
+    constraints: Constraints,
+    kinds: list[int],
+    counted: list[int],
+    max_sets: int,
+    question: tuple[int, int, int, int, int, int],
+    split: list[tuple[int, ...]] | None,
+) -> dict[int, list[_Option]] | None:
+    """``split`` (melds as sorted solver fields, lay-offs as ``(-1 - field,)``) as the
+    rebuild's options by lowest compact field, if it is a split of the question's
+    remainder worth its goal that meets its constraints (need, keep, points still
+    needed, sets so far); else None.  (Only a check: the split is used as a proof
+    that the value is reached, never as the answer.)"""
+    if split is None:
+        return None
+    remainder, need, keep, points, sets, goal = question
+    compact = {f: i for i, f in enumerate(prep.present)}
+    unit, guard = prep.unit, prep.guard
+    found: dict[int, list[_Option]] = {}
+    left = remainder
+    value = gained = 0
+    for meld in split:
+        laid = meld[0] < 0
+        fields = [-1 - meld[0]] if laid else list(meld)
+        if any(f not in compact for f in fields):
+            return None
+        mask = sum(unit[compact[f]] for f in fields)
+        low = compact[min(fields)]
+        if low >= len(prep.by_low) or (left | guard) - mask & guard != guard:
+            return None
+        # The catalogue's meld of these tiles (of merged melds, the most points).
+        options = [o for o in prep.by_low[low] if o[0] == mask and (o[3] < 0) == laid]
+        if not options:
+            return None
+        option = max(options, key=lambda o: o[2])
+        left -= mask
+        value += option[1]
+        gained += option[2]
+        need &= ~kinds[option[3]]
+        sets += counted[option[3]]
+        found.setdefault(low, []).append(option)
+    ones, twos = guard >> 2, guard >> 1
+    leftover = (left & ones).bit_count() + 2 * (left & twos).bit_count()
+    if value != goal or need or leftover < keep or gained < points or sets > max_sets:
+        return None
+    return found
+
+
 def group_question(
     start: Callable[[int], int],
-    moves: Callable[..., dict[_State, int]],
+    moves: Callable[..., list[tuple[_State, int]]],
     search: Callable[..., int],
     remainder: int,
     need: int,
@@ -173,7 +259,7 @@ def group_question(
     p = ((s & -s).bit_length() - 1) // 3
     c = p & 3
     wait = 3 * (_D_TOP + c)
-    for state, gain in moves(p, s, _NO_RUNS, (), need, keep, points, sets).items():
+    for state, gain in moves(p, s, _NO_RUNS, (), need, keep, points, sets):
         runs = state[2][c]
         if kind == 1:
             if not runs:
@@ -207,6 +293,6 @@ def group_question(
             mark = state[4] | _MARK_TOP | below << 4 | c << 10
             tried = [(*state[:4], mark, *state[5:])]
         for one in tried:
-            if search(*one, goal - gain) + gain >= goal:
+            if search(one, goal - gain) + gain >= goal:
                 return True
     return False
