@@ -27,6 +27,7 @@ from ._hint_score import (
     never_placed,
     values_of,
 )
+from ._placeable import _ACTING
 from .engine import GameState, PlayerView
 from .melds import JokerSlot, Meld
 from .ruleset import Ruleset
@@ -38,6 +39,8 @@ __all__ = ["INF", "Bounds", "Split", "search"]
 
 INF: Final = float("inf")
 _JOKER: Final = partition.tile_of_field(partition.FREE_JOKER)
+_FIELD_OF: Final = {partition.tile_of_field(f)._code: f for f in range(partition.NFIELDS)}
+"""The solver's field of each tile value (its code)."""
 
 Split = tuple[int, tuple[partition.Candidate, ...]]
 """The solver's answer: ``(value, melds)``."""
@@ -82,12 +85,19 @@ def _fits(melds: Sequence[tuple[Meld, int]], held: Held, bound: bool) -> dict[in
     size), :func:`~remi_rules._hint_score.extensions` (with ``bound``, every value
     standing for the same tile too)."""
     fits: dict[int, int] = {}
+    field_of = _FIELD_OF
     for info, size in melds:
         for tile, worth in extensions(info, size, held):
-            alike = [t for t in held.tiles if t.acts_as == tile.acts_as] if bound else [tile]
+            if bound:
+                place = _ACTING[tile._code]
+                assert place is not None
+                alike = held.alike[place]
+            else:
+                alike = [tile]
             for same in alike:
-                field = partition.field_of(same)
-                fits[field] = max(fits.get(field, 0), worth)
+                field = field_of[same._code]
+                if fits.get(field, 0) < worth:
+                    fits[field] = worth
     return fits
 
 
