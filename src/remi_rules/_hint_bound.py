@@ -33,14 +33,17 @@ from .melds import JokerSlot, Meld
 from .ruleset import Ruleset
 from .solver import opening_split
 from .table import TableMeld
-from .tiles import Tile
+from .tiles import JOKER_CODE, JOKER_IDS, Tile
 
 __all__ = ["INF", "Bounds", "Split", "search"]
 
 INF: Final = float("inf")
+_FIRST_JOKER: Final = JOKER_IDS[0]
 _JOKER: Final = partition.tile_of_field(partition.FREE_JOKER)
 _FIELD_OF: Final = {partition.tile_of_field(f)._code: f for f in range(partition.NFIELDS)}
 """The solver's field of each tile value (its code)."""
+_CODE_OF_FIELD: Final = tuple(partition.tile_of_field(f)._code for f in range(partition.NFIELDS))
+"""The tile value (its code) of each solver field."""
 
 Split = tuple[int, tuple[partition.Candidate, ...]]
 """The solver's answer: ``(value, melds)``."""
@@ -179,7 +182,10 @@ class Bounds:
         :func:`_still_best`)."""
 
     def slots(self, meld: TableMeld) -> tuple[JokerSlot, ...]:
-        """``meld.meld.jokers``, worked out once per meld in this hint call."""
+        """``meld.meld.jokers``, worked out once per meld in this hint call (none
+        where the meld holds neither physical joker)."""
+        if max(meld.ids) < _FIRST_JOKER:
+            return ()
         info = meld.meld
         found = self._slot_memo.get(id(info))
         if found is None or found[0] is not info:
@@ -251,13 +257,15 @@ class Bounds:
         the bound's verdict under ``skip``)."""
         table = state.table
         values = values_of(table, rack)
-        swappable: set[Tile] = set()
+        # The values a joker swap would place, by code.
+        placed: set[int] = set()
         gained = 0
         if swaps:
+            codes = {v._code for v in values if v._code < JOKER_CODE}
             for meld in table.melds:
                 for slot in self.slots(meld):
-                    fitting = [v for v in values if not v.is_joker and v in slot.candidates]
-                    swappable.update(fitting)
+                    fitting = codes.intersection(c._code for c in slot.candidates)
+                    placed |= fitting
                     gained += bool(fitting)
         layable = self._layable_bound(state, rack)
         if extra is not None:
@@ -267,12 +275,19 @@ class Bounds:
                 for field, worth in (layable or {}).items():
                     merged[field] = max(merged.get(field, 0), worth)
                 layable = merged
-        placed = {partition.tile_of_field(f) for f in layable or ()} | swappable
-        ace_high = self.rules.ace_high_run
-        melds = Pool(ace_high, [*values, *[_JOKER] * gained])
-        stay = never_placed(values, melds, placed, ace_high)
-        # Where no meld is possible, the solver would only lay tiles off one by one.
-        alone = not any(t.is_joker or melds.holds(t) for t in values)
+        if layable:
+            placed.update(_CODE_OF_FIELD[f] for f in layable)
+        melds = Pool(self.rules.ace_high_run, [*values, *[_JOKER] * gained])
+        # The tiles no meld can hold and no lay-off or swap place (never_placed), and
+        # whether no meld is possible at all (then the solver would only lay tiles off
+        # one by one).
+        stay: list[Tile] = []
+        alone = True
+        for t in values:
+            if t._code >= JOKER_CODE or melds.holds(t):
+                alone = False
+            elif t._code not in placed:
+                stay.append(t)
         counts = partition.counts_of(values)
         counts[partition.FREE_JOKER] += gained
 

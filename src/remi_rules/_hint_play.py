@@ -274,7 +274,11 @@ class Player(Bounds):
             table = state.table
             turn = state.pending
             assert turn is not None
-            targets = turn.new_melds if own_new_only else range(len(table.melds))
+            melds = table.melds
+            targets = [
+                (index, melds[index], *self._ends_of(melds[index]))
+                for index in (turn.new_melds if own_new_only else range(len(melds)))
+            ]
             laid = False
             for tile_id in order:
                 if tile_id not in rack:
@@ -284,9 +288,7 @@ class Player(Bounds):
                 if code == JOKER_CODE and len(rack) - 1 > keep:
                     continue
                 place = places[tile_id]
-                for index in targets:
-                    meld = table.melds[index]
-                    ends_of, taken = self._ends_of(meld)
+                for index, meld, ends_of, taken in targets:
                     ends = ends_of.get(place)
                     if not ends or code in taken:
                         continue
@@ -321,11 +323,9 @@ class Player(Bounds):
         worked out once per table meld in this hint call."""
         found = self._ends_memo.get(id(meld))
         if found is None or found[0] is not meld:
-            taken = frozenset(
-                FULL_SET[i]._code
-                for i in meld.ids
-                if i < _FIRST_JOKER and meld.meld.kind is MeldKind.TERTA
-            )
+            taken: frozenset[int] = frozenset()
+            if meld.meld.kind is MeldKind.TERTA:
+                taken = frozenset(FULL_SET[i]._code for i in meld.ids if i < _FIRST_JOKER)
             found = (meld, _lay_ends(meld), taken)
             self._ends_memo[id(meld)] = found
         return found[1], found[2]
