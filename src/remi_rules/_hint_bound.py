@@ -57,6 +57,7 @@ def search(
     min_leftover: int = 0,
     layable: Mapping[int, int] | None = None,
     opening: Sequence[Meld] | None = None,
+    catalogued: Sequence[partition.Candidate] | None = None,
 ) -> Split | None:
     """Every question the hint asks the solver, in one place.
 
@@ -66,9 +67,12 @@ def search(
     laying it off (a tile placed on its own for ``worth * 64 + 1``, or for 1 with
     ``tiles``).  ``opening`` (the melds already down this turn, possibly none) asks
     for the best first etalare instead (:func:`~remi_rules.solver.opening_split`).
-    None when no split meets the constraints."""
+    ``catalogued``: the hand's meld catalogue, when the caller has it (the same
+    answer).  None when no split meets the constraints."""
     if opening is not None:
-        return opening_split(list(counts), rules, min_leftover=min_leftover, melded=opening)
+        return opening_split(
+            list(counts), rules, min_leftover=min_leftover, melded=opening, catalogued=catalogued
+        )
     extra = None
     if layable:
         fits = layable
@@ -79,7 +83,12 @@ def search(
         )
     constraints = partition.Constraints(min_leftover=min_leftover)
     return partition.solve(
-        counts, rules, tiles_objective=tiles, constraints=constraints, extra=extra
+        counts,
+        rules,
+        tiles_objective=tiles,
+        constraints=constraints,
+        extra=extra,
+        catalogued=catalogued,
     )
 
 
@@ -164,6 +173,62 @@ def _still_best(
     return _valued_split(answer, counts, richer)[0] == value  # the value read as the solver's
 
 
+_GUARD: Final = int.from_bytes(b"\x80" * partition.NFIELDS, "little")
+"""Bit 7 of each byte: a hand's counts read as one byte per field (at most 4 each)."""
+
+
+def _lanes(fields: Sequence[int]) -> int:
+    """The counts of ``fields`` as one byte per field (:data:`_GUARD`)."""
+    out = 0
+    for f in fields:
+        out += 1 << (8 * f)
+    return out
+
+
+class _Catalogues:
+    """The meld catalogues of one hint call's hands (:func:`remi_rules._partition.
+    catalogue`, every valid meld inside a hand).  The hands of one hint are mostly
+    parts of a few larger ones (the rack after a take, less a meld), and a part's
+    catalogue is its larger hand's melds that fit in it: so a hand inside one of the
+    last few hands catalogued afresh gets those melds, filtered (each meld's counts a
+    number, one byte per field: it fits where no byte of the hand less the meld goes
+    below zero)."""
+
+    _KEPT: Final = 4
+    """How many of the last hands catalogued afresh are tried as the larger hand."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+        self._by_hand: dict[int, list[partition.Candidate]] = {}
+        self._wide: list[tuple[int, list[partition.Candidate], list[int]]] = []
+
+    def of(self, counts: Sequence[int]) -> list[partition.Candidate]:
+        """The catalogue of the hand ``counts`` (105 fields)."""
+        hand = int.from_bytes(bytes(counts), "little")
+        found = self._by_hand.get(hand)
+        if found is not None:
+            return found
+        guard = _GUARD
+        for k, (wide, melds, masks) in enumerate(self._wide):
+            if ((wide | guard) - hand) & guard == guard:
+                if not masks and melds:
+                    masks = [_lanes(m.fields) for m in melds]
+                    self._wide[k] = (wide, melds, masks)
+                held = hand | guard
+                found = [
+                    m
+                    for m, mask in zip(melds, masks, strict=True)
+                    if (held - mask) & guard == guard
+                ]
+                break
+        else:
+            found = partition.catalogue(counts, self.rules)
+            self._wide.insert(0, (hand, found, []))
+            del self._wide[self._KEPT :]
+        self._by_hand[hand] = found
+        return found
+
+
 class Bounds:
     """One hint call's memos and bounds: the seat, the ruleset and what the solver,
     the table's melds and the rack's values have answered so far."""
@@ -175,6 +240,7 @@ class Bounds:
         self.opened_before = view.seats[view.seat].opened
         self.costs = Costs(view.rules)
         self._search_memo: dict[object, Split | None] = {}
+        self._catalogues = _Catalogues(view.rules)
         self._layable_memo: dict[object, Mapping[int, int] | None] = {}
         self._slot_memo: dict[int, tuple[Meld, tuple[JokerSlot, ...]]] = {}
         self._loose: dict[tuple[int, ...], list[tuple[Mapping[int, int] | None, Split]]] = {}
@@ -411,6 +477,7 @@ class Bounds:
             min_leftover=min_leftover,
             layable=layable,
             opening=opening,
+            catalogued=self._catalogues.of(counts),
         )
         self._search_memo[key] = found
         if found is not None and not tiles and opening is None and min_leftover == 0:

@@ -137,6 +137,7 @@ def _prepare(
     tiles_objective: bool,
     constraints: Constraints,
     extra: Callable[[int], int] | None,
+    catalogued: Sequence[Candidate] | None = None,
 ) -> _Prepared:
     present = [f for f, k in enumerate(counts) if k]
     compact = {f: i for i, f in enumerate(present)}
@@ -155,7 +156,12 @@ def _prepare(
     # in what they make feasible, so they are merged only with equal points.
     by_points = tiles_objective and constraints.min_points > 0
     best: dict[tuple[int, int], tuple[int, Candidate]] = {}
-    for cand in catalogue(counts, rules, runs=constraints.allow_runs):
+    runs = constraints.allow_runs
+    if catalogued is None:
+        catalogued = catalogue(counts, rules, runs=runs)
+    for cand in catalogued:
+        if cand.is_run and not runs:
+            continue
         mask = 0
         for f in cand.fields:
             mask += unit[compact[f]]
@@ -231,6 +237,7 @@ def solve(
     constraints: Constraints = _NO_CONSTRAINTS,
     extra: Callable[[int], int] | None = None,
     fast_budget: int | None = None,
+    catalogued: Sequence[Candidate] | None = None,
 ) -> tuple[int, tuple[Candidate, ...]] | None:
     """The best split of the hand ``counts`` (105 fields) into melds.
 
@@ -251,8 +258,10 @@ def solve(
     after one turn of :data:`CAPPED_BUDGET` remainders of the fast search where every
     tile is worth one (``_Prepared.capped``).
     ``fast_budget``: the fast search alone up to that many remainders, then the search
-    by ranks to the end (``0``: the search by ranks alone).  Same answer either way."""
-    prep = _prepare(counts, rules, tiles_objective, constraints, extra)
+    by ranks to the end (``0``: the search by ranks alone).  Same answer either way.
+    ``catalogued``: the hand's meld catalogue (:func:`catalogue` of ``counts``, in any
+    order), when the caller has it already; the answer is the same."""
+    prep = _prepare(counts, rules, tiles_objective, constraints, extra, catalogued)
     if fast_budget is None:
         # Past FAST_MAX_TILES tiles the fast search's remainders are dear and its turns
         # rarely win: the search by ranks alone; where every tile is worth one, after
