@@ -181,12 +181,14 @@ class Keeper:
     def outs(self, tile: Tile) -> int:
         """How many unseen tiles would go with ``tile`` in a meld: its rank in the
         other colours, its colour within two ranks."""
-        acting = tile.acts_as
-        assert acting is not None and acting.rank is not None and acting.color is not None
+        place = _ACTING[tile._code]
+        assert place is not None
         unseen = self.unseen_at
-        rank, colour = acting.rank, acting.color.index
+        rank, colour = place
         outs = self._by_rank[rank] - unseen[rank][colour]
-        return outs + sum([unseen[r][colour] for r in NEAR[rank]])
+        for r in _NEAR_LISTS[rank]:
+            outs += unseen[r][colour]
+        return outs
 
     def order(self, rack: tuple[int, ...], tiles: Sequence[Tile]) -> tuple[tuple[int, bool], ...]:
         """The rack's positions, the first to discard first (the least keep value,
