@@ -266,19 +266,19 @@ class Player(Bounds):
         shape = self._shape_refusals
         values = {i: table.tile(i) for i in order}
         places = {i: _place(tile) for i, tile in values.items()}
+        turn = sim.state.pending
+        assert turn is not None
+        # The melds to lay off on, in table order (a lay-off changes only its own).
+        melds = table.melds
+        targets = [
+            (index, melds[index], *self._ends_of(melds[index]))
+            for index in (turn.new_melds if own_new_only else range(len(melds)))
+        ]
         while True:
-            state = sim.state
             rack = sim.rack(self.seat)
             if len(rack) <= keep:
                 return
-            table = state.table
-            turn = state.pending
-            assert turn is not None
-            melds = table.melds
-            targets = [
-                (index, melds[index], *self._ends_of(melds[index]))
-                for index in (turn.new_melds if own_new_only else range(len(melds)))
-            ]
+            table = sim.state.table
             laid = False
             for tile_id in order:
                 if tile_id not in rack:
@@ -288,7 +288,7 @@ class Player(Bounds):
                 if code == JOKER_CODE and len(rack) - 1 > keep:
                     continue
                 place = places[tile_id]
-                for index, meld, ends_of, taken in targets:
+                for at, (index, meld, ends_of, taken) in enumerate(targets):
                     ends = ends_of.get(place)
                     if not ends or code in taken:
                         continue
@@ -305,6 +305,8 @@ class Player(Bounds):
                                     {"tile": str(tile), "meld": meld_text(meld)},
                                 )
                             )
+                            grown = sim.state.table.melds[index]
+                            targets[at] = (index, grown, *self._ends_of(grown))
                             laid = True
                             break
                         refused.add((tile_id, index, end, size))
