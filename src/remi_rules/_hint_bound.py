@@ -24,7 +24,6 @@ from ._hint_score import (
     Pool,
     extensions,
     most_worth,
-    never_placed,
     values_of,
 )
 from ._placeable import _ACTING
@@ -241,6 +240,7 @@ class Bounds:
         self.costs = Costs(view.rules)
         self._search_memo: dict[object, Split | None] = {}
         self._catalogues = _Catalogues(view.rules)
+        self._placeable_memo: dict[tuple[tuple[int, ...], int], list[bool]] = {}
         self._layable_memo: dict[object, Mapping[int, int] | None] = {}
         self._slot_memo: dict[int, tuple[Meld, tuple[JokerSlot, ...]]] = {}
         self._loose: dict[tuple[int, ...], list[tuple[Mapping[int, int] | None, Split]]] = {}
@@ -258,6 +258,20 @@ class Bounds:
             found = (info, info.jokers)
             self._slot_memo[id(info)] = found
         return found[1]
+
+    def _placeable(self, values: Sequence[Tile], jokers: int = 0) -> list[bool]:
+        """For each of ``values``, whether some meld of the hand might hold it (a joker
+        always; else :meth:`~remi_rules._hint_score.Pool.holds`, the hand and
+        ``jokers`` more jokers as the pool), worked out once per hand in this hint
+        call."""
+        codes = tuple(t._code for t in values)
+        key = (codes, jokers)
+        found = self._placeable_memo.get(key)
+        if found is None:
+            pool = Pool(self.rules.ace_high_run, [*values, *[_JOKER] * jokers])
+            found = [c >= JOKER_CODE or pool.holds(t) for c, t in zip(codes, values, strict=True)]
+            self._placeable_memo[key] = found
+        return found
 
     def _may_prune(self, at: GameState | PlayerView) -> bool:
         """Whether takes may be skipped by their bound at position ``at`` (a state, or
@@ -343,17 +357,14 @@ class Bounds:
                 layable = merged
         if layable:
             placed.update(_CODE_OF_FIELD[f] for f in layable)
-        melds = Pool(self.rules.ace_high_run, [*values, *[_JOKER] * gained])
         # The tiles no meld can hold and no lay-off or swap place (never_placed), and
         # whether no meld is possible at all (then the solver would only lay tiles off
         # one by one).
-        stay: list[Tile] = []
-        alone = True
-        for t in values:
-            if t._code >= JOKER_CODE or melds.holds(t):
-                alone = False
-            elif t._code not in placed:
-                stay.append(t)
+        flags = self._placeable(values, gained)
+        stay = [
+            t for t, held in zip(values, flags, strict=True) if not held and t._code not in placed
+        ]
+        alone = not any(flags)
         counts = partition.counts_of(values)
         counts[partition.FREE_JOKER] += gained
 
@@ -492,8 +503,13 @@ class Bounds:
         ``len(rack) - 1`` tiles (what any way to close places is one split of it)."""
         layable = self._layable_bound(state, rack)
         values = values_of(state.table, rack)
-        placed = {partition.tile_of_field(f) for f in layable or ()}
-        if len(never_placed(values, values, placed, self.rules.ace_high_run)) >= 2:
+        placed = {_CODE_OF_FIELD[f] for f in layable or ()}
+        # never_placed: two tiles no meld of the rack can hold nor a lay-off place.
+        flags = self._placeable(values)
+        if (
+            sum(1 for t, f in zip(values, flags, strict=True) if not f and t._code not in placed)
+            >= 2
+        ):
             return False
         if cheap:
             return True
@@ -506,8 +522,7 @@ class Bounds:
         """The split of the hand ``values`` that places the most tiles, lay-offs
         (``layable``) counted (:func:`search` with ``tiles``); without the solver where
         no meld is possible (:class:`~remi_rules._hint_score.Pool`)."""
-        pool = Pool(self.rules.ace_high_run, values)
-        if not any(t.is_joker or pool.holds(t) for t in values):
+        if not any(self._placeable(values)):
             return _laid_alone(values, layable, tiles=True), ()
         return self._search(partition.counts_of(values), tiles=True, layable=layable)
 
@@ -519,5 +534,5 @@ class Bounds:
         need = self.rules.opening_min_points - sum(m.points for m in melded)
         if need <= 0:
             return False
-        pool = Pool(self.rules.ace_high_run, values)
-        return sum(most_worth(t) for t in values if t.is_joker or pool.holds(t)) < need
+        flags = self._placeable(values)
+        return sum(most_worth(t) for t, f in zip(values, flags, strict=True) if f) < need

@@ -19,7 +19,7 @@ from . import _partition as partition
 from ._hint_bound import INF, _fits
 from ._hint_explain import Note, NoteCode, meld_text
 from ._hint_play import Player, Scored, Sim
-from ._hint_score import OPENING_BONUS, RACK_WEIGHT, Held, Pool, turn_score, values_of
+from ._hint_score import OPENING_BONUS, RACK_WEIGHT, Held, turn_score, values_of
 from ._take_melds import justifying, valuer
 from .engine import GameState, MeldTiles, PlayerView, SwapJoker
 from .errors import RemiError
@@ -365,9 +365,8 @@ class Search(Player):
         placed = sim.copy()
         rack = placed.rack(self.seat)
         values = values_of(placed.state.table, rack)
-        pool = Pool(self.rules.ace_high_run, values)
         # The solver only where some meld is possible (its lay-offs are the loop below).
-        if any(t.is_joker or pool.holds(t) for t in values):
+        if any(self._placeable(values)):
             split = self._search(
                 self._counts(placed.state, rack),
                 min_leftover=1,
