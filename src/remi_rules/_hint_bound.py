@@ -26,6 +26,7 @@ from ._hint_score import (
     most_worth,
     values_of,
 )
+from ._meld_catalogue import NFIELDS
 from ._placeable import _ACTING
 from .engine import GameState, PlayerView
 from .melds import JokerSlot, Meld
@@ -39,9 +40,9 @@ __all__ = ["INF", "Bounds", "Split", "search"]
 INF: Final = float("inf")
 _FIRST_JOKER: Final = JOKER_IDS[0]
 _JOKER: Final = partition.tile_of_field(partition.FREE_JOKER)
-_FIELD_OF: Final = {partition.tile_of_field(f)._code: f for f in range(partition.NFIELDS)}
+_FIELD_OF: Final = {partition.tile_of_field(f)._code: f for f in range(NFIELDS)}
 """The solver's field of each tile value (its code)."""
-_CODE_OF_FIELD: Final = tuple(partition.tile_of_field(f)._code for f in range(partition.NFIELDS))
+_CODE_OF_FIELD: Final = tuple(partition.tile_of_field(f)._code for f in range(NFIELDS))
 """The tile value (its code) of each solver field."""
 
 Split = tuple[int, tuple[partition.Candidate, ...]]
@@ -172,7 +173,7 @@ def _still_best(
     return _valued_split(answer, counts, richer)[0] == value  # the value read as the solver's
 
 
-_GUARD: Final = int.from_bytes(b"\x80" * partition.NFIELDS, "little")
+_GUARD: Final = int.from_bytes(b"\x80" * NFIELDS, "little")
 """Bit 7 of each byte: a hand's counts read as one byte per field (at most 4 each)."""
 
 

@@ -168,6 +168,16 @@ def _lay_ends(meld: TableMeld) -> _Ends:
     return out
 
 
+def _lay_targets(meld: TableMeld) -> tuple[_Ends, frozenset[int]]:
+    """Where a rack tile might be laid off on ``meld``: :func:`_lay_ends`, and the
+    values (codes) of a set's numbered tiles (another copy of one is refused: a set
+    repeats no colour, MELD-03)."""
+    taken: frozenset[int] = frozenset()
+    if meld.meld.kind is MeldKind.TERTA:
+        taken = frozenset(FULL_SET[i]._code for i in meld.ids if i < _FIRST_JOKER)
+    return _lay_ends(meld), taken
+
+
 class Player(Bounds):
     """What every candidate of one hint call shares (see the module docstring).
 
@@ -320,15 +330,11 @@ class Player(Bounds):
                 return
 
     def _ends_of(self, meld: TableMeld) -> tuple[_Ends, frozenset[int]]:
-        """:func:`_lay_ends` of ``meld``, and the values (codes) of a set's numbered
-        tiles (another copy of one is refused: a set repeats no colour, MELD-03),
-        worked out once per table meld in this hint call."""
+        """:func:`_lay_targets` of ``meld``, worked out once per table meld in this
+        hint call."""
         found = self._ends_memo.get(id(meld))
         if found is None or found[0] is not meld:
-            taken: frozenset[int] = frozenset()
-            if meld.meld.kind is MeldKind.TERTA:
-                taken = frozenset(FULL_SET[i]._code for i in meld.ids if i < _FIRST_JOKER)
-            found = (meld, _lay_ends(meld), taken)
+            found = (meld, *_lay_targets(meld))
             self._ends_memo[id(meld)] = found
         return found[1], found[2]
 
