@@ -27,6 +27,12 @@ Usage::
 
   (minus the same command with ``--greedy-rounds 0``: the interpreter's start-up),
   for each preset; docs/solver.md ("The bots") keeps the last figures.
+* The same rounds' hints alone: ``--greedy-rounds N --record-hints FILE`` writes every
+  view a greedy bot asks a hint about (``serde.dump_view`` JSON, one a line, with the
+  plan this checkout makes); ``--replay-hints FILE`` asks this checkout's hint the
+  recorded views and prints how many plans differ (steps, notes and valuation) and
+  the CPU time: record on one checkout, replay on another to see that a change keeps
+  every choice, and replay under callgrind to count the hint's own instructions.
 
 Rounds are split over ``--jobs`` processes by seed; the results do not depend on how
 many.  The last line printed is one JSON object.
@@ -42,14 +48,15 @@ import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
-from remi_rules import variants
+from remi_rules import serde, variants
 from remi_rules.bots import GreedyBot, RandomBot
 from remi_rules.engine import Game, play_round
 from remi_rules.engine.transition import NoChance, apply_step
 from remi_rules.errors import IllegalStepError
-from remi_rules.hints import hint
+from remi_rules.hints import TurnPlan, hint
 
 PATTERN = ("G", "G", "R", "R")
 
@@ -133,6 +140,81 @@ def greedy_rounds(preset: str, rounds: int) -> dict[str, Any]:
     }
 
 
+def plan_record(plan: TurnPlan) -> dict[str, Any]:
+    """A plan as JSON, to compare two checkouts' plans: its steps, its notes (code and
+    details) and its valuation."""
+    return {
+        "steps": [str(step) for step in plan.steps],
+        "notes": [
+            [note.code.value, {k: str(v) for k, v in sorted(note.details.items())}]
+            for note in plan.notes
+        ],
+        "complete": plan.complete,
+        "closes": plan.closes,
+        "opens": plan.opens,
+        "points": plan.points,
+        "score": plan.score,
+    }
+
+
+def record_hints(presets: list[str], rounds: int, path: Path) -> dict[str, Any]:
+    """Play rounds ``0 … rounds-1`` of each preset with four greedy bots and write
+    every view they ask a hint about, with this checkout's plan, to ``path``."""
+    import remi_rules.bots as bots_module
+
+    plain = vars(bots_module)["hint"]
+    written = 0
+    with path.open("w", encoding="utf-8") as out:
+        for preset in presets:
+            rules = variants.get(preset)
+
+            def recorded(
+                view: Any, rules: Any = None, *, samples: int = 3, preset: str = preset
+            ) -> Any:
+                nonlocal written
+                plan = plain(view, rules, samples=samples)
+                line = {
+                    "preset": preset,
+                    "samples": samples,
+                    "view": serde.dump_view(view, with_rules=False),
+                    "plan": plan_record(plan),
+                }
+                out.write(json.dumps(line, ensure_ascii=False) + "\n")
+                written += 1
+                return plan
+
+            vars(bots_module)["hint"] = recorded
+            try:
+                for seed in range(rounds):
+                    play_round(Game.new(rules, 4, seed=seed), [GreedyBot() for _ in range(4)])
+            finally:
+                vars(bots_module)["hint"] = plain
+    return {"recorded": written, "file": str(path)}
+
+
+def replay_hints(path: Path) -> dict[str, Any]:
+    """Ask this checkout's hint every view of ``path`` (:func:`record_hints`); count
+    the plans that differ from the recorded ones."""
+    with path.open(encoding="utf-8") as lines:
+        recorded = [json.loads(text) for text in lines]
+    views = [
+        (serde.load_view(line["view"], variants.get(line["preset"])), line) for line in recorded
+    ]
+    differ: list[dict[str, Any]] = []
+    cpu = time.process_time()
+    for view, line in views:
+        got = plan_record(hint(view, samples=line["samples"]))
+        if got != line["plan"]:
+            differ.append({"turn": view.turn, "seat": view.seat, "was": line["plan"], "now": got})
+    cpu = time.process_time() - cpu
+    return {
+        "views": len(views),
+        "plans_differ": len(differ),
+        "differ_examples": differ[:3],
+        "hint_cpu_s": round(cpu, 3),
+    }
+
+
 def check_hints(preset: str, seeds: list[int], wanted: int) -> dict[str, Any]:
     """Apply the hint's plan on views from the rounds of ``seeds`` until ``wanted``."""
     rules = variants.get(preset)
@@ -182,8 +264,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hint-views", type=int, default=0)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--greedy-rounds", type=int, default=None)
+    parser.add_argument("--record-hints", type=Path, default=None, metavar="FILE")
+    parser.add_argument("--replay-hints", type=Path, default=None, metavar="FILE")
     args = parser.parse_args(argv)
     presets = args.preset or list(variants.names())
+    if args.replay_hints is not None:
+        print(json.dumps({"replay": replay_hints(args.replay_hints)}))
+        return 0
+    if args.record_hints is not None:
+        rounds = 10 if args.greedy_rounds is None else args.greedy_rounds
+        print(json.dumps({"record": record_hints(presets, rounds, args.record_hints)}))
+        return 0
     if args.greedy_rounds is not None:
         speed = {p: greedy_rounds(p, args.greedy_rounds) for p in presets}
         print(json.dumps({"greedy_speed": speed, "python": platform.python_version()}))

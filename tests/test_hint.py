@@ -389,6 +389,85 @@ def test_rupe_01_the_hints_take_checks_never_rule_out_a_justifiable_take(
         assert best is not None and best[0] // 64 >= rules.opening_min_points
 
 
+# -- the search's shortcuts agree with the rules they stand for ------------------------------
+
+_HAND = st.lists(st.integers(0, 105), min_size=3, max_size=28, unique=True)
+
+
+@pytest.mark.parametrize("name", ALL)
+@given(ids=_HAND, data=st.data())
+def test_a_hands_catalogue_is_the_melds_of_a_larger_hand_that_fit_in_it(
+    name: str, ids: list[int], data: st.DataObject
+) -> None:
+    # The hint catalogues a hand once and gives a part of it the melds that fit
+    # (_hint_bound._Catalogues): the same melds as a fresh catalogue, so the solver
+    # answers the same (a fixed joker, JOLY-05, included).
+    from remi_rules import Tile
+    from remi_rules import _partition as partition
+    from remi_rules._hint_bound import _Catalogues
+    from remi_rules.solver import opening_split
+
+    rules = variants.get(name)
+    tiles = [tile_of(i) for i in ids]
+    if 105 in ids and data.draw(st.booleans()):
+        fixed = Tile(fixed_as=tile_of(data.draw(st.integers(0, 103))))
+        tiles[ids.index(105)] = fixed
+    part = data.draw(st.lists(st.sampled_from(range(len(tiles))), unique=True))
+    catalogues = _Catalogues(rules)
+    whole = catalogues.of(partition.counts_of(tiles))
+    assert sorted(whole) == sorted(partition.catalogue(partition.counts_of(tiles), rules))
+    counts = partition.counts_of(tiles[k] for k in part)
+    got = catalogues.of(counts)
+    assert sorted(got) == sorted(partition.catalogue(counts, rules))
+    for objective in (False, True):
+        plain = partition.solve(counts, rules, tiles_objective=objective)
+        assert partition.solve(counts, rules, tiles_objective=objective, catalogued=got) == plain
+    plain_opening = opening_split(counts, rules, min_leftover=1)
+    assert opening_split(counts, rules, min_leftover=1, catalogued=got) == plain_opening
+
+
+@pytest.mark.rule("MELD-03")
+@pytest.mark.rule("LIPI-02")
+@pytest.mark.parametrize("name", ALL)
+@given(ids=st.lists(st.integers(0, 105), min_size=3, max_size=16, unique=True), data=st.data())
+def test_the_lay_off_targets_leave_out_no_lay_off_the_rules_allow(
+    name: str, ids: list[int], data: st.DataObject
+) -> None:
+    # The hint tries a lay-off only where _lay_targets lists the tile's place and end,
+    # and not for a copy of a set's numbered tile nor on a full meld: every lay-off
+    # lipire allows is among those.
+    from collections import Counter
+
+    from hypothesis import assume
+
+    from remi_rules._hint_play import _lay_targets, _place
+    from remi_rules.layouts import meld_layouts
+    from remi_rules.lipire import End, can_lay_off
+    from remi_rules.table import Table
+
+    rules = variants.get(name)
+    layouts = meld_layouts(Counter(tile_of(i) for i in ids), rules)
+    assume(layouts)
+    layout = data.draw(st.sampled_from(layouts))
+    by_value: dict[object, list[int]] = {}
+    for i in ids:
+        by_value.setdefault(tile_of(i), []).append(i)
+    table, index = Table().add_meld(0, [by_value[t].pop(0) for t in layout], rules)
+    meld = table.melds[index]
+    ends, taken = _lay_targets(meld)
+    for tile_id in range(106):
+        if table.holds(tile_id):
+            continue
+        value = table.tile(tile_id)
+        for end in (End.LOW, End.HIGH, End.SET):
+            laid = can_lay_off(
+                table, index, tile_id, 1, rules, opened=True, opened_this_turn=False, end=end
+            )
+            if laid:
+                assert end in ends.get(_place(value), ()), (str(meld.meld), str(value), end)
+                assert value._code not in taken, (str(meld.meld), str(value))
+
+
 # -- the same choices as the hint before its search was pruned ------------------------------
 
 

@@ -24,20 +24,26 @@ from ._hint_score import (
     Pool,
     extensions,
     most_worth,
-    never_placed,
     values_of,
 )
+from ._meld_catalogue import NFIELDS
+from ._placeable import _ACTING
 from .engine import GameState, PlayerView
 from .melds import JokerSlot, Meld
 from .ruleset import Ruleset
 from .solver import opening_split
 from .table import TableMeld
-from .tiles import Tile
+from .tiles import JOKER_CODE, JOKER_IDS, Tile
 
 __all__ = ["INF", "Bounds", "Split", "search"]
 
 INF: Final = float("inf")
+_FIRST_JOKER: Final = JOKER_IDS[0]
 _JOKER: Final = partition.tile_of_field(partition.FREE_JOKER)
+_FIELD_OF: Final = {partition.tile_of_field(f)._code: f for f in range(NFIELDS)}
+"""The solver's field of each tile value (its code)."""
+_CODE_OF_FIELD: Final = tuple(partition.tile_of_field(f)._code for f in range(NFIELDS))
+"""The tile value (its code) of each solver field."""
 
 Split = tuple[int, tuple[partition.Candidate, ...]]
 """The solver's answer: ``(value, melds)``."""
@@ -51,6 +57,7 @@ def search(
     min_leftover: int = 0,
     layable: Mapping[int, int] | None = None,
     opening: Sequence[Meld] | None = None,
+    catalogued: Sequence[partition.Candidate] | None = None,
 ) -> Split | None:
     """Every question the hint asks the solver, in one place.
 
@@ -60,9 +67,12 @@ def search(
     laying it off (a tile placed on its own for ``worth * 64 + 1``, or for 1 with
     ``tiles``).  ``opening`` (the melds already down this turn, possibly none) asks
     for the best first etalare instead (:func:`~remi_rules.solver.opening_split`).
-    None when no split meets the constraints."""
+    ``catalogued``: the hand's meld catalogue, when the caller has it (the same
+    answer).  None when no split meets the constraints."""
     if opening is not None:
-        return opening_split(list(counts), rules, min_leftover=min_leftover, melded=opening)
+        return opening_split(
+            list(counts), rules, min_leftover=min_leftover, melded=opening, catalogued=catalogued
+        )
     extra = None
     if layable:
         fits = layable
@@ -73,7 +83,12 @@ def search(
         )
     constraints = partition.Constraints(min_leftover=min_leftover)
     return partition.solve(
-        counts, rules, tiles_objective=tiles, constraints=constraints, extra=extra
+        counts,
+        rules,
+        tiles_objective=tiles,
+        constraints=constraints,
+        extra=extra,
+        catalogued=catalogued,
     )
 
 
@@ -82,12 +97,19 @@ def _fits(melds: Sequence[tuple[Meld, int]], held: Held, bound: bool) -> dict[in
     size), :func:`~remi_rules._hint_score.extensions` (with ``bound``, every value
     standing for the same tile too)."""
     fits: dict[int, int] = {}
+    field_of = _FIELD_OF
     for info, size in melds:
         for tile, worth in extensions(info, size, held):
-            alike = [t for t in held.tiles if t.acts_as == tile.acts_as] if bound else [tile]
+            if bound:
+                place = _ACTING[tile._code]
+                assert place is not None
+                alike = held.alike[place]
+            else:
+                alike = [tile]
             for same in alike:
-                field = partition.field_of(same)
-                fits[field] = max(fits.get(field, 0), worth)
+                field = field_of[same._code]
+                if fits.get(field, 0) < worth:
+                    fits[field] = worth
     return fits
 
 
@@ -151,6 +173,62 @@ def _still_best(
     return _valued_split(answer, counts, richer)[0] == value  # the value read as the solver's
 
 
+_GUARD: Final = int.from_bytes(b"\x80" * NFIELDS, "little")
+"""Bit 7 of each byte: a hand's counts read as one byte per field (at most 4 each)."""
+
+
+def _lanes(fields: Sequence[int]) -> int:
+    """The counts of ``fields`` as one byte per field (:data:`_GUARD`)."""
+    out = 0
+    for f in fields:
+        out += 1 << (8 * f)
+    return out
+
+
+class _Catalogues:
+    """The meld catalogues of one hint call's hands (:func:`remi_rules._partition.
+    catalogue`, every valid meld inside a hand).  The hands of one hint are mostly
+    parts of a few larger ones (the rack after a take, less a meld), and a part's
+    catalogue is its larger hand's melds that fit in it: so a hand inside one of the
+    last few hands catalogued afresh gets those melds, filtered (each meld's counts a
+    number, one byte per field: it fits where no byte of the hand less the meld goes
+    below zero)."""
+
+    _KEPT: Final = 4
+    """How many of the last hands catalogued afresh are tried as the larger hand."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+        self._by_hand: dict[int, list[partition.Candidate]] = {}
+        self._wide: list[tuple[int, list[partition.Candidate], list[int]]] = []
+
+    def of(self, counts: Sequence[int]) -> list[partition.Candidate]:
+        """The catalogue of the hand ``counts`` (105 fields)."""
+        hand = int.from_bytes(bytes(counts), "little")
+        found = self._by_hand.get(hand)
+        if found is not None:
+            return found
+        guard = _GUARD
+        for k, (wide, melds, masks) in enumerate(self._wide):
+            if ((wide | guard) - hand) & guard == guard:
+                if not masks and melds:
+                    masks = [_lanes(m.fields) for m in melds]
+                    self._wide[k] = (wide, melds, masks)
+                held = hand | guard
+                found = [
+                    m
+                    for m, mask in zip(melds, masks, strict=True)
+                    if (held - mask) & guard == guard
+                ]
+                break
+        else:
+            found = partition.catalogue(counts, self.rules)
+            self._wide.insert(0, (hand, found, []))
+            del self._wide[self._KEPT :]
+        self._by_hand[hand] = found
+        return found
+
+
 class Bounds:
     """One hint call's memos and bounds: the seat, the ruleset and what the solver,
     the table's melds and the rack's values have answered so far."""
@@ -162,6 +240,8 @@ class Bounds:
         self.opened_before = view.seats[view.seat].opened
         self.costs = Costs(view.rules)
         self._search_memo: dict[object, Split | None] = {}
+        self._catalogues = _Catalogues(view.rules)
+        self._placeable_memo: dict[tuple[tuple[int, ...], int], list[bool]] = {}
         self._layable_memo: dict[object, Mapping[int, int] | None] = {}
         self._slot_memo: dict[int, tuple[Meld, tuple[JokerSlot, ...]]] = {}
         self._loose: dict[tuple[int, ...], list[tuple[Mapping[int, int] | None, Split]]] = {}
@@ -169,13 +249,30 @@ class Bounds:
         :func:`_still_best`)."""
 
     def slots(self, meld: TableMeld) -> tuple[JokerSlot, ...]:
-        """``meld.meld.jokers``, worked out once per meld in this hint call."""
+        """``meld.meld.jokers``, worked out once per meld in this hint call (none
+        where the meld holds neither physical joker)."""
+        if max(meld.ids) < _FIRST_JOKER:
+            return ()
         info = meld.meld
         found = self._slot_memo.get(id(info))
         if found is None or found[0] is not info:
             found = (info, info.jokers)
             self._slot_memo[id(info)] = found
         return found[1]
+
+    def _placeable(self, values: Sequence[Tile], jokers: int = 0) -> list[bool]:
+        """For each of ``values``, whether some meld of the hand might hold it (a joker
+        always; else :meth:`~remi_rules._hint_score.Pool.holds`, the hand and
+        ``jokers`` more jokers as the pool), worked out once per hand in this hint
+        call."""
+        codes = tuple(t._code for t in values)
+        key = (codes, jokers)
+        found = self._placeable_memo.get(key)
+        if found is None:
+            pool = Pool(self.rules.ace_high_run, [*values, *[_JOKER] * jokers])
+            found = [c >= JOKER_CODE or pool.holds(t) for c, t in zip(codes, values, strict=True)]
+            self._placeable_memo[key] = found
+        return found
 
     def _may_prune(self, at: GameState | PlayerView) -> bool:
         """Whether takes may be skipped by their bound at position ``at`` (a state, or
@@ -241,13 +338,15 @@ class Bounds:
         the bound's verdict under ``skip``)."""
         table = state.table
         values = values_of(table, rack)
-        swappable: set[Tile] = set()
+        # The values a joker swap would place, by code.
+        placed: set[int] = set()
         gained = 0
         if swaps:
+            codes = {v._code for v in values if v._code < JOKER_CODE}
             for meld in table.melds:
                 for slot in self.slots(meld):
-                    fitting = [v for v in values if not v.is_joker and v in slot.candidates]
-                    swappable.update(fitting)
+                    fitting = codes.intersection(c._code for c in slot.candidates)
+                    placed |= fitting
                     gained += bool(fitting)
         layable = self._layable_bound(state, rack)
         if extra is not None:
@@ -257,12 +356,16 @@ class Bounds:
                 for field, worth in (layable or {}).items():
                     merged[field] = max(merged.get(field, 0), worth)
                 layable = merged
-        placed = {partition.tile_of_field(f) for f in layable or ()} | swappable
-        ace_high = self.rules.ace_high_run
-        melds = Pool(ace_high, [*values, *[_JOKER] * gained])
-        stay = never_placed(values, melds, placed, ace_high)
-        # Where no meld is possible, the solver would only lay tiles off one by one.
-        alone = not any(t.is_joker or melds.holds(t) for t in values)
+        if layable:
+            placed.update(_CODE_OF_FIELD[f] for f in layable)
+        # The tiles no meld can hold and no lay-off or swap place (never_placed), and
+        # whether no meld is possible at all (then the solver would only lay tiles off
+        # one by one).
+        flags = self._placeable(values, gained)
+        stay = [
+            t for t, held in zip(values, flags, strict=True) if not held and t._code not in placed
+        ]
+        alone = not any(flags)
         counts = partition.counts_of(values)
         counts[partition.FREE_JOKER] += gained
 
@@ -386,6 +489,7 @@ class Bounds:
             min_leftover=min_leftover,
             layable=layable,
             opening=opening,
+            catalogued=self._catalogues.of(counts),
         )
         self._search_memo[key] = found
         if found is not None and not tiles and opening is None and min_leftover == 0:
@@ -400,8 +504,13 @@ class Bounds:
         ``len(rack) - 1`` tiles (what any way to close places is one split of it)."""
         layable = self._layable_bound(state, rack)
         values = values_of(state.table, rack)
-        placed = {partition.tile_of_field(f) for f in layable or ()}
-        if len(never_placed(values, values, placed, self.rules.ace_high_run)) >= 2:
+        placed = {_CODE_OF_FIELD[f] for f in layable or ()}
+        # never_placed: two tiles no meld of the rack can hold nor a lay-off place.
+        flags = self._placeable(values)
+        if (
+            sum(1 for t, f in zip(values, flags, strict=True) if not f and t._code not in placed)
+            >= 2
+        ):
             return False
         if cheap:
             return True
@@ -414,8 +523,7 @@ class Bounds:
         """The split of the hand ``values`` that places the most tiles, lay-offs
         (``layable``) counted (:func:`search` with ``tiles``); without the solver where
         no meld is possible (:class:`~remi_rules._hint_score.Pool`)."""
-        pool = Pool(self.rules.ace_high_run, values)
-        if not any(t.is_joker or pool.holds(t) for t in values):
+        if not any(self._placeable(values)):
             return _laid_alone(values, layable, tiles=True), ()
         return self._search(partition.counts_of(values), tiles=True, layable=layable)
 
@@ -427,5 +535,5 @@ class Bounds:
         need = self.rules.opening_min_points - sum(m.points for m in melded)
         if need <= 0:
             return False
-        pool = Pool(self.rules.ace_high_run, values)
-        return sum(most_worth(t) for t in values if t.is_joker or pool.holds(t)) < need
+        flags = self._placeable(values)
+        return sum(most_worth(t) for t, f in zip(values, flags, strict=True) if f) < need

@@ -40,7 +40,7 @@ from .errors import IllegalStepError, LayoffErrorCode
 from .lipire import End
 from .melds import MeldKind
 from .table import Table, TableMeld
-from .tiles import JOKER_IDS, Tile, tile_of
+from .tiles import FULL_SET, JOKER_CODE, JOKER_IDS, Tile, tile_of
 
 __all__ = ["Player", "Scored", "Sim"]
 
@@ -137,21 +137,27 @@ _HIGH_END: Final = (End.HIGH,)
 _SET_END: Final = (End.SET,)
 
 
-def _lay_ends(meld: TableMeld) -> dict[tuple[int, int] | None, tuple[End, ...]]:
+_Ends = dict[tuple[int, int] | None, tuple[End, ...]]
+
+
+def _lay_ends(meld: TableMeld) -> _Ends:
     """By the place (rank, colour index) a tile acts as (a free joker: None), the ends
     of ``meld`` where laying it off might be allowed: a set's, for its rank; both ends
     of a run for a free joker; else the end the tile continues (an ace below a 2, or
     above a 13).  A place with no end is left out (a tile that fits only a joker's
     place is a swap, not a lay-off); every place listed passes
-    :func:`~remi_rules.lipire.might_fit`."""
+    :func:`~remi_rules.lipire.might_fit`.  A full meld (a set of four, a run of 13)
+    takes nothing: no place at all (the engine refuses it, MELD-03)."""
     info = meld.meld
+    if info.is_full:
+        return {}
     if info.kind is not MeldKind.SUITA:
         return {None: _SET_END, **{(info.low, c): _SET_END for c in range(4)}}
     assert info.color is not None
     colour = info.color.index
     low = info.low
     high = low + len(meld.ids) - 1
-    out: dict[tuple[int, int] | None, tuple[End, ...]] = {None: _BOTH_ENDS}
+    out: _Ends = {None: _BOTH_ENDS}
     for rank in {low - 1, high + 1, 1}:
         low_end = rank == low - 1
         high_end = rank == high + 1 or (rank == 1 and high == 13)
@@ -160,6 +166,16 @@ def _lay_ends(meld: TableMeld) -> dict[tuple[int, int] | None, tuple[End, ...]]:
                 _BOTH_ENDS if low_end and high_end else _LOW_END if low_end else _HIGH_END
             )
     return out
+
+
+def _lay_targets(meld: TableMeld) -> tuple[_Ends, frozenset[int]]:
+    """Where a rack tile might be laid off on ``meld``: :func:`_lay_ends`, and the
+    values (codes) of a set's numbered tiles (another copy of one is refused: a set
+    repeats no colour, MELD-03)."""
+    taken: frozenset[int] = frozenset()
+    if meld.meld.kind is MeldKind.TERTA:
+        taken = frozenset(FULL_SET[i]._code for i in meld.ids if i < _FIRST_JOKER)
+    return _lay_ends(meld), taken
 
 
 class Player(Bounds):
@@ -173,6 +189,7 @@ class Player(Bounds):
         self.seed = (view.turn * 1_000_003 + view.seat * 7_919 + sum(view.rack)) & 0xFFFFFFFF
         self._shape_refusals: set[tuple[int, tuple[int, ...], tuple[int, ...], End]] = set()
         """Lay-offs refused by the meld's shape alone (:data:`_SHAPE_CODES`)."""
+        self._ends_memo: dict[int, tuple[TableMeld, _Ends, frozenset[int]]] = {}
 
     @functools.cached_property
     def start(self) -> GameState:
@@ -250,57 +267,60 @@ class Player(Bounds):
         unchanged (the rack only shrinks), so it is not asked again in this call; a
         refusal by the meld's shape alone is not asked again in this hint."""
         table = sim.state.table
+        costs = self.costs
         order = sorted(
             (i for i in sim.rack(self.seat) if i not in avoid),
-            key=lambda i: (-self.costs(table.tile(i)), i),
+            key=lambda i: (-costs(table.tile(i)), i),
         )
         refused: set[tuple[int, int, End, int]] = set()
         shape = self._shape_refusals
-        places = {i: _place(table.tile(i)) for i in order}
-        ends_at: dict[int, tuple[tuple[int, ...], dict[tuple[int, int] | None, tuple[End, ...]]]]
-        ends_at = {}
+        values = {i: table.tile(i) for i in order}
+        places = {i: _place(tile) for i, tile in values.items()}
+        turn = sim.state.pending
+        assert turn is not None
+        # The melds to lay off on, in table order (a lay-off changes only its own).
+        melds = table.melds
+        targets = [
+            (index, melds[index], *self._ends_of(melds[index]))
+            for index in (turn.new_melds if own_new_only else range(len(melds)))
+        ]
         while True:
-            state = sim.state
             rack = sim.rack(self.seat)
             if len(rack) <= keep:
                 return
-            table = state.table
-            turn = state.pending
-            assert turn is not None
-            targets = turn.new_melds if own_new_only else range(len(table.melds))
+            table = sim.state.table
             laid = False
             for tile_id in order:
                 if tile_id not in rack:
                     continue
-                tile = table.tile(tile_id)
-                if tile.is_joker and not tile.is_fixed_joker and len(rack) - 1 > keep:
+                tile = values[tile_id] if tile_id < _FIRST_JOKER else table.tile(tile_id)
+                code = tile._code
+                if code == JOKER_CODE and len(rack) - 1 > keep:
                     continue
                 place = places[tile_id]
-                for index in targets:
-                    meld = table.melds[index]
-                    known = ends_at.get(index)
-                    if known is None or known[0] != meld.ids:
-                        known = ends_at[index] = (meld.ids, _lay_ends(meld))
-                    ends = known[1].get(place)
-                    if not ends:
+                for at, (index, meld, ends_of, taken) in enumerate(targets):
+                    ends = ends_of.get(place)
+                    if not ends or code in taken:
                         continue
                     size = len(meld.ids)
-                    form = (tile._code, meld.ids, _joker_codes(table, meld))
+                    form = (code, meld.ids, _joker_codes(table, meld))
                     for end in ends:
                         if (tile_id, index, end, size) in refused or (*form, end) in shape:
                             continue
-                        code = sim.try_apply(LayOff(tile_id, index, end))
-                        if code is None:
+                        refusal = sim.try_apply(LayOff(tile_id, index, end))
+                        if refusal is None:
                             sim.notes.append(
                                 Note(
                                     NoteCode.LAY_OFF,
                                     {"tile": str(tile), "meld": meld_text(meld)},
                                 )
                             )
+                            grown = sim.state.table.melds[index]
+                            targets[at] = (index, grown, *self._ends_of(grown))
                             laid = True
                             break
                         refused.add((tile_id, index, end, size))
-                        if code in _SHAPE_CODES:
+                        if refusal in _SHAPE_CODES:
                             shape.add((*form, end))
                     if laid:
                         break
@@ -308,6 +328,15 @@ class Player(Bounds):
                     break
             if not laid:
                 return
+
+    def _ends_of(self, meld: TableMeld) -> tuple[_Ends, frozenset[int]]:
+        """:func:`_lay_targets` of ``meld``, worked out once per table meld in this
+        hint call."""
+        found = self._ends_memo.get(id(meld))
+        if found is None or found[0] is not meld:
+            found = (meld, *_lay_targets(meld))
+            self._ends_memo[id(meld)] = found
+        return found[1], found[2]
 
     def _end(self, sim: Sim) -> Sim | None:
         """Close with the last tile, or discard the tile least worth keeping."""

@@ -28,7 +28,7 @@ from .melds import Meld, MeldKind
 from .ruleset import Ruleset
 from .scoring import RoundResult
 from .table import Table
-from .tiles import FULL_SET, JOKER_IDS, Tile
+from .tiles import FULL_SET, JOKER_CODE, JOKER_IDS, Tile
 from .values import rack_value_end
 
 __all__ = [
@@ -42,7 +42,6 @@ __all__ = [
     "extensions",
     "most_worth",
     "never_placed",
-    "partners",
     "partners_all",
     "turn_score",
     "values_of",
@@ -129,40 +128,17 @@ def turn_score(
     return score
 
 
-def partners(k: int, tiles: Sequence[Tile]) -> int:
-    """How many other tiles of ``tiles`` go with ``tiles[k]``: a joker with all; else
-    the same rank in another colour, or the same colour within two ranks."""
-    tile = tiles[k]
-    if tile.is_joker:
-        return len(tiles) - 1
-    acting = tile.acts_as
-    assert acting is not None and acting.rank is not None
-    near = NEAR[acting.rank]
-    count = 0
-    for j, other in enumerate(tiles):
-        if j == k:
-            continue
-        if other.is_joker:
-            count += 1
-            continue
-        act = other.acts_as
-        assert act is not None and act.rank is not None
-        if act == acting:
-            continue
-        if act.rank == acting.rank or (act.color is acting.color and act.rank in near):
-            count += 1
-    return count
-
-
 def partners_all(tiles: Sequence[Tile]) -> list[int]:
-    """:func:`partners` of every tile of ``tiles``, counted in one pass."""
+    """For each tile of ``tiles``, how many of the others go with it: a joker with
+    all; else a joker, the same rank in another colour, or the same colour within two
+    ranks (:data:`NEAR`), counted in one pass."""
     jokers = 0
     by_rank = [0] * 14
     by_colour = [[0] * 14 for _ in range(4)]
     places: list[tuple[int, int] | None] = []
     acting = _ACTING
     for tile in tiles:
-        if tile.is_joker:
+        if tile._code >= JOKER_CODE:
             jokers += 1
             places.append(None)
             continue
@@ -205,39 +181,40 @@ class Keeper:
     def outs(self, tile: Tile) -> int:
         """How many unseen tiles would go with ``tile`` in a meld: its rank in the
         other colours, its colour within two ranks."""
-        acting = tile.acts_as
-        assert acting is not None and acting.rank is not None and acting.color is not None
+        place = _ACTING[tile._code]
+        assert place is not None
         unseen = self.unseen_at
-        rank, colour = acting.rank, acting.color.index
+        rank, colour = place
         outs = self._by_rank[rank] - unseen[rank][colour]
-        return outs + sum([unseen[r][colour] for r in NEAR[rank]])
-
-    def keep_value(self, k: int, tiles: Sequence[Tile]) -> float:
-        """How much the seat should keep tile ``k``: jokers always; then tiles that go
-        with others in the rack, and those whose completing tiles are still unseen;
-        of equally useless tiles, the costliest at the end goes first."""
-        return self._keep(tiles[k], partners(k, tiles))
-
-    def _keep(self, tile: Tile, mates: int) -> float:
-        if tile.is_joker:
-            return 1e6
-        own = self._own.get(tile._code)
-        if own is None:
-            own = (0.5 * self.outs(tile), 0.2 * self.costs(tile))
-            self._own[tile._code] = own
-        return 10.0 * mates + own[0] - own[1]
+        for r in _NEAR_LISTS[rank]:
+            outs += unseen[r][colour]
+        return outs
 
     def order(self, rack: tuple[int, ...], tiles: Sequence[Tile]) -> tuple[tuple[int, bool], ...]:
         """The rack's positions, the first to discard first (the least keep value,
         then the smallest id), each with whether the tile goes with nothing else in
-        the rack (``tiles``: the rack's values)."""
-        key: object = rack if not any(t.is_joker for t in tiles) else (rack, tuple(tiles))
+        the rack (``tiles``: the rack's values).
+
+        The keep value: jokers always; then tiles that go with others in the rack
+        (:func:`partners_all`), and those whose completing tiles are still unseen;
+        of equally useless tiles, the costliest at the end goes first."""
+        codes = [t._code for t in tiles]
+        key: object = rack if max(codes, default=0) < JOKER_CODE else (rack, tuple(codes))
         found = self._orders.get(key)
         if found is None:
             mates = partners_all(tiles)
-            keep = self._keep
-            ranked = sorted(range(len(rack)), key=lambda k: (keep(tiles[k], mates[k]), rack[k]))
-            found = tuple((k, mates[k] == 0) for k in ranked)
+            own = self._own
+            keys: list[float] = []
+            for tile, code, near in zip(tiles, codes, mates, strict=True):
+                if code >= JOKER_CODE:
+                    keys.append(1e6)
+                    continue
+                part = own.get(code)
+                if part is None:
+                    part = own[code] = (0.5 * self.outs(tile), 0.2 * self.costs(tile))
+                keys.append(10.0 * near + part[0] - part[1])
+            ranked = sorted(zip(keys, rack, range(len(rack)), strict=True))
+            found = tuple((k, mates[k] == 0) for _, _, k in ranked)
             self._orders[key] = found
         return found
 
@@ -342,16 +319,20 @@ class Held:
     tile, 8R and J(=8R), extends a run depends on it)."""
 
     def __init__(self, values: Iterable[Tile]) -> None:
-        self.tiles = list(dict.fromkeys(values))
+        self.tiles = list({t._code: t for t in values}.values())
         self.by_rank: list[list[Tile]] = [[] for _ in range(14)]
         self.run_tile: list[dict[int, Tile]] = [{} for _ in range(4)]
         self.ace: list[Tile | None] = [None] * 4
+        self.alike: dict[tuple[int, int], list[Tile]] = {}
+        """By the place (rank, colour index) they act as, the values standing for it."""
+        acting = _ACTING
         for tile in self.tiles:
-            acts = tile.acts_as
-            if acts is None or acts.rank is None or acts.color is None:
+            place = acting[tile._code]
+            if place is None:
                 continue
-            rank, colour = acts.rank, acts.color.index
+            rank, colour = place
             self.by_rank[rank].append(tile)
+            self.alike.setdefault(place, []).append(tile)
             if rank != 1:
                 self.run_tile[colour][rank] = tile  # the last one, as a dict built in order
             elif self.ace[colour] is None:
@@ -365,12 +346,16 @@ def extensions(info: Meld, size: int, held: Held) -> Iterator[tuple[Tile, int]]:
     if info.kind is MeldKind.TERTA:
         if size >= 4:
             return
-        present = {t.acts_as.color for t in info.tiles if t.acts_as is not None}
+        present = 0
+        for t in info.tiles:
+            place = _ACTING[t._code]
+            if place is not None:
+                present |= 1 << place[1]
         worth = 25 if info.low == 1 else 10 if info.low >= 10 else 5
         for tile in held.by_rank[info.low]:
-            acts = tile.acts_as
-            assert acts is not None
-            if acts.color not in present:
+            place = _ACTING[tile._code]
+            assert place is not None
+            if not present >> place[1] & 1:
                 yield tile, worth
         return
     assert info.color is not None
@@ -395,8 +380,11 @@ def extensions(info: Meld, size: int, held: Held) -> Iterator[tuple[Tile, int]]:
 def most_worth(tile: Tile) -> int:
     """The most etalare points ``tile`` is worth in any meld or lay-off (VALUE-01): an
     ace or a joker 25 (in a set of aces), a 10 to 13 10, else 5."""
-    acts = tile.acts_as
-    if acts is None or acts.rank == 1:
-        return 25
-    assert acts.rank is not None
-    return 10 if acts.rank >= 10 else 5
+    return _MOST_WORTH[tile._code]
+
+
+_MOST_WORTH: Final = {
+    code: 25 if place is None or place[0] == 1 else 10 if place[0] >= 10 else 5
+    for code, place in _ACTING.items()
+}
+""":func:`most_worth` by tile value (its code)."""

@@ -19,12 +19,12 @@ from . import _partition as partition
 from ._hint_bound import INF, _fits
 from ._hint_explain import Note, NoteCode, meld_text
 from ._hint_play import Player, Scored, Sim
-from ._hint_score import OPENING_BONUS, RACK_WEIGHT, Held, Pool, turn_score, values_of
+from ._hint_score import OPENING_BONUS, RACK_WEIGHT, Held, turn_score, values_of
+from ._take_melds import justifying, valuer
 from .engine import GameState, MeldTiles, PlayerView, SwapJoker
 from .errors import RemiError
-from .melds import Meld, analyze_meld
+from .melds import Meld
 from .opening import min_rack_after_opening
-from .rupere import justifying_melds
 from .tiles import Tile
 
 __all__ = ["NEVER", "Floor", "Search"]
@@ -133,33 +133,39 @@ class Search(Player):
         if ob is None or ob.picked in placed:
             yield sim
             return
-        seen: set[tuple[Tile, ...]] = set()
-        held = len(sim.rack(self.seat))
+        rack = sim.rack(self.seat)
+        held = len(rack)
+        before = tuple(ob.rack_before_take)
+        also = tuple(ob.also_taken)
+        later = tuple(turn.swapped_jokers)
+        # As justifying_melds (the arguments come from the engine's own state, so
+        # they need no checks), with each meld's analysis.
+        total = len(before) + 1 + len(also) + len(later)
         try:
-            options = justifying_melds(
-                ob.picked,
-                ob.rack_before_take,
-                self.rules,
-                also_taken=ob.also_taken,
-                acquired_later=turn.swapped_jokers,
-                min_left=keep,
-                jokers=state.table.jokers,
-            )
+            options = [
+                (ids, meld)
+                for ids, meld in justifying(
+                    ob.picked, before, self.rules, also, later, valuer(state.table.jokers)
+                )
+                if total - len(ids) >= keep
+            ]
         except RemiError:
             return
+        seen: set[tuple[int, ...]] = set()
         left_out: list[_LeftOut] = []
-        for ids in options:
-            if any(i not in sim.rack(self.seat) for i in ids) or held - len(ids) < keep:
+        for ids, meld in options:
+            if held - len(ids) < keep or any(i not in rack for i in ids):
                 continue
             values = tuple(values_of(state.table, ids))
-            if values in seen:
+            codes = tuple(t._code for t in values)
+            if codes in seen:
                 continue
-            seen.add(values)
-            if left_out and self._extends(sim, ids, values, left_out):
+            seen.add(codes)
+            if left_out and self._extends(sim, ids, values, meld, left_out):
                 continue
-            bound = self._bound_before(sim, ids, values) if bounded else None
+            bound = self._bound_before(sim, ids, meld) if bounded else None
             if bound is not None and self._skip(bound[0]):
-                left_out.append(self._left_out(sim, ids, values))
+                left_out.append(self._left_out(sim, ids, values, meld))
                 continue
             forced = sim.copy()
             if forced.apply(MeldTiles(ids)):
@@ -168,10 +174,11 @@ class Search(Player):
                 self._fill_take_note(forced)
                 yield forced
 
-    def _left_out(self, sim: Sim, ids: tuple[int, ...], values: Sequence[Tile]) -> _LeftOut:
-        """A justifying meld (``ids``, their ``values``) left out by its bound, as
-        :meth:`_extends` compares later ones with it."""
-        meld = analyze_meld(values, self.rules)
+    def _left_out(
+        self, sim: Sim, ids: tuple[int, ...], values: Sequence[Tile], meld: Meld
+    ) -> _LeftOut:
+        """A justifying meld (``ids``, their ``values``, its analysis ``meld``) left
+        out by its bound, as :meth:`_extends` compares later ones with it."""
         return Counter(values), self._fits_after(sim, ids, meld), meld.points
 
     def _fits_after(self, sim: Sim, ids: tuple[int, ...], meld: Meld) -> dict[int, int]:
@@ -181,9 +188,14 @@ class Search(Player):
         return _fits([(meld, len(ids))], Held(rest), True)
 
     def _extends(
-        self, sim: Sim, ids: tuple[int, ...], values: Sequence[Tile], left_out: list[_LeftOut]
+        self,
+        sim: Sim,
+        ids: tuple[int, ...],
+        values: Sequence[Tile],
+        grown: Meld,
+        left_out: list[_LeftOut],
     ) -> bool:
-        """Whether the justifying meld ``ids`` (``values``) is one left out before
+        """Whether the justifying meld ``ids`` (``values``, ``grown``) is one left out before
         (``left_out``) grown by tiles it could have taken as lay-offs (its bound's
         ``extra``), worth the points it gains, and taking no lay-off the smaller meld
         could not take at least as dearly.  Its bound is then no larger: the smaller
@@ -191,18 +203,12 @@ class Search(Player):
         instead, and keeps no tile more; so it is left out too (the floor only rises,
         and a left-out value stays left out below it)."""
         have = Counter(values)
-        grown: Meld | None = None
         for base, fits, points in left_out:
             if not base <= have:
                 continue
             gained = [partition.field_of(t) for t in (have - base).elements()]
             if not gained or any(f not in fits for f in gained):
                 continue
-            if grown is None:
-                try:
-                    grown = analyze_meld(values, self.rules)
-                except RemiError:
-                    return False
             if grown.points != points + sum(fits[f] for f in gained):
                 continue
             more = self._fits_after(sim, ids, grown)
@@ -211,17 +217,13 @@ class Search(Player):
         return False
 
     def _bound_before(
-        self, sim: Sim, ids: tuple[int, ...], values: Sequence[Tile]
+        self, sim: Sim, ids: tuple[int, ...], meld: Meld
     ) -> tuple[float, bool] | None:
-        """The bound of the position after melding ``ids`` (their ``values``) from
-        ``sim``, worked out before the meld is put down (:meth:`_bound_of`); None
-        where nothing could be left out now (or the meld is not valid)."""
+        """The bound of the position after melding ``ids`` (``meld``) from ``sim``,
+        worked out before the meld is put down (:meth:`_bound_of`); None where nothing
+        could be left out now."""
         skip = self._skip
         if skip is NEVER or not skip.active() or not self._may_prune(sim.state):
-            return None
-        try:
-            meld = analyze_meld(values, self.rules)
-        except RemiError:
             return None
         rack = [i for i in sim.rack(self.seat) if i not in ids]
         return self._bound_of(sim.state, rack, sim.points + meld.points, skip=skip, extra=meld)
@@ -363,9 +365,8 @@ class Search(Player):
         placed = sim.copy()
         rack = placed.rack(self.seat)
         values = values_of(placed.state.table, rack)
-        pool = Pool(self.rules.ace_high_run, values)
         # The solver only where some meld is possible (its lay-offs are the loop below).
-        if any(t.is_joker or pool.holds(t) for t in values):
+        if any(self._placeable(values)):
             split = self._search(
                 self._counts(placed.state, rack),
                 min_leftover=1,

@@ -237,18 +237,21 @@ class Planner(Search):
 
     def _plan_take(self, sim: Sim, takes: list[Step]) -> TurnPlan:
         """The take (each one the rules allow, then the draw) with the best turn after
-        it.  A take whose bound (:meth:`_bound`) cannot beat the best turn found so
-        far, nor the draw's value, is not played out: the takes are tried from the
-        highest bound, and of equal turns the earliest take in the row's order wins,
-        as when every take is played out."""
+        it.  A take whose cheap bound (:meth:`_bound` with ``cheap``: no solver) cannot
+        beat the best turn found so far, nor the draw's value, is not played out: the
+        takes are tried from the highest cheap bound, and of equal turns the earliest
+        take in the row's order wins, as when every take is played out.  A take that
+        is played out is not bounded by the solver as a whole: the search after it
+        bounds each justifying meld (:meth:`_forced`), which rules out as much, and
+        the whole rack's question (the largest the hint asks) pruned too little to
+        pay for itself (docs/decisions.md)."""
         state = sim.state
         drawn = sim.copy()
         can_draw = drawn.apply(Draw())
         prune = self._may_prune(state)
         rack = sim.rack(self.seat)
         racks = [(*rack, *self._taken(state, take)) for take in takes]
-        # Tried from the highest cheap bound; the solver's bound only for a take that
-        # the cheap one cannot rule out.
+        # Tried from the highest cheap bound.
         ranked = sorted(
             (
                 (self._bound(state, racks[k], 0, swaps=True, cheap=True) if prune else INF, k)
@@ -276,13 +279,9 @@ class Planner(Search):
             irrelevant = _irrelevant(best, k, draw)
             if irrelevant(bound):
                 continue
-            after = taken(k)  # the engine's checks of the take before the solver's bound
+            after = taken(k)
             if after is None:
                 continue
-            if prune:
-                bound = self._bound(state, racks[k], 0, swaps=True, skip=irrelevant)
-                if irrelevant(bound):
-                    continue
             found = self._best(self._action_candidates(after), irrelevant if prune else None)
             if found is None:
                 continue

@@ -137,6 +137,7 @@ def _prepare(
     tiles_objective: bool,
     constraints: Constraints,
     extra: Callable[[int], int] | None,
+    catalogued: Sequence[Candidate] | None = None,
 ) -> _Prepared:
     present = [f for f, k in enumerate(counts) if k]
     compact = {f: i for i, f in enumerate(present)}
@@ -155,8 +156,13 @@ def _prepare(
     # in what they make feasible, so they are merged only with equal points.
     by_points = tiles_objective and constraints.min_points > 0
     best: dict[tuple[int, int], tuple[int, Candidate]] = {}
+    runs = constraints.allow_runs
+    if catalogued is None:
+        catalogued = catalogue(counts, rules, runs=runs)
     field_unit = {f: unit[compact[f]] for f in present}
-    for cand in catalogue(counts, rules, runs=constraints.allow_runs):
+    for cand in catalogued:
+        if cand.is_run and not runs:
+            continue
         mask = sum(map(field_unit.__getitem__, cand.fields))
         value = len(cand.fields) if tiles_objective else cand.points * 64 + len(cand.fields)
         slot = (mask, cand.points if by_points else 0)
@@ -233,6 +239,7 @@ def solve(
     constraints: Constraints = _NO_CONSTRAINTS,
     extra: Callable[[int], int] | None = None,
     fast_budget: int | None = None,
+    catalogued: Sequence[Candidate] | None = None,
 ) -> tuple[int, tuple[Candidate, ...]] | None:
     """The best split of the hand ``counts`` (105 fields) into melds.
 
@@ -253,8 +260,10 @@ def solve(
     after one turn of :data:`CAPPED_BUDGET` work of the fast search where every
     tile is worth one (``_Prepared.capped``).
     ``fast_budget``: the fast search alone up to that much work, then the search
-    by ranks to the end (``0``: the search by ranks alone).  Same answer either way."""
-    prep = _prepare(counts, rules, tiles_objective, constraints, extra)
+    by ranks to the end (``0``: the search by ranks alone).  Same answer either way.
+    ``catalogued``: the hand's meld catalogue (:func:`catalogue` of ``counts``, in any
+    order), when the caller has it already; the answer is the same."""
+    prep = _prepare(counts, rules, tiles_objective, constraints, extra, catalogued)
     if fast_budget is None:
         # Past FAST_MAX_TILES tiles the fast search's remainders are dear and its turns
         # rarely win: the search by ranks alone; where every tile is worth one, after

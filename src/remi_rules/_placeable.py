@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from typing import Final
 
-from .tiles import FULL_SET, JOKER_IDS, Tile
+from .tiles import FULL_SET, JOKER_CODE, JOKER_IDS, Tile
 
 __all__ = ["Pool", "never_placed"]
 
@@ -48,6 +48,11 @@ _WINDOWS: Final = {
     ace_high: tuple(_windows(rank, ace_high) if rank else () for rank in range(14))
     for ace_high in (False, True)
 }
+_RUN_BITS: Final = {
+    ace_high: tuple((1 << rank) | (1 << 14 if rank == 1 and ace_high else 0) for rank in range(14))
+    for ace_high in (False, True)
+}
+"""By rank, the run positions a tile of that rank takes (an ace also 14 when high)."""
 
 
 class Pool:
@@ -66,22 +71,33 @@ class Pool:
         self.ace_high = ace_high
         self.windows = _WINDOWS[ace_high]
         self.jokers = 0
-        self.colours = [0] * 14
+        self.colours = colours = [0] * 14
         """By rank, the bit mask of the colours (their index) present."""
-        self.runs = [0] * 4
+        self.runs = runs = [0] * 4
         """By colour, the bit mask of the run positions present (a high ace at 14)."""
+        bits = _RUN_BITS[ace_high]
+        acting = _ACTING
         for tile in tiles:
-            self.add(tile)
+            code = tile._code
+            if code >= JOKER_CODE:
+                self.jokers += 1
+            place = acting[code]
+            if place is None:
+                continue
+            rank, colour = place
+            colours[rank] |= 1 << colour
+            runs[colour] |= bits[rank]
 
     def add(self, tile: Tile) -> None:
-        if tile.is_joker:
+        code = tile._code
+        if code >= JOKER_CODE:
             self.jokers += 1
-        place = _ACTING[tile._code]
+        place = _ACTING[code]
         if place is None:
             return
         rank, colour = place
         self.colours[rank] |= 1 << colour
-        self.runs[colour] |= (1 << rank) | (1 << 14 if rank == 1 and self.ace_high else 0)
+        self.runs[colour] |= _RUN_BITS[self.ace_high][rank]
 
     def holds(self, tile: Tile) -> bool:
         """Whether some meld of the pool might hold numbered tile ``tile``."""
@@ -92,7 +108,10 @@ class Pool:
         if (self.colours[rank] & ~(1 << colour)).bit_count() + jokers >= 2:
             return True
         missing = ~self.runs[colour]
-        return any((window & missing).bit_count() <= jokers for window in self.windows[rank])
+        for window in self.windows[rank]:  # noqa: SIM110  (a loop: no generator on this hot path)
+            if (window & missing).bit_count() <= jokers:
+                return True
+        return False
 
 
 def never_placed(
@@ -106,4 +125,4 @@ def never_placed(
     off (``layable``): they stay on the rack whatever the turn does, but for the one
     discarded.  Jokers always count as placeable."""
     melds = pool if isinstance(pool, Pool) else Pool(ace_high, pool)
-    return [t for t in rack if not (t.is_joker or t in layable or melds.holds(t))]
+    return [t for t in rack if not (t._code >= JOKER_CODE or t in layable or melds.holds(t))]

@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 import attrs
@@ -227,9 +227,11 @@ def opening_split(
     tiles_objective: bool = False,
     min_leftover: int = 0,
     melded: Iterable[Meld] = (),
+    catalogued: Sequence[partition.Candidate] | None = None,
 ) -> tuple[int, tuple[partition.Candidate, ...]] | None:
     """:func:`best_opening` on the solver's counts, without the checks of a hand:
-    the best split, as ``(value, melds)``, or None."""
+    the best split, as ``(value, melds)``, or None (``catalogued`` as for
+    :func:`~remi_rules._partition.solve`)."""
     done = tuple(melded)
     best: tuple[int, tuple[partition.Candidate, ...]] | None = None
     for shape in opening_classes(rules, done):
@@ -238,6 +240,7 @@ def opening_split(
             rules,
             tiles_objective=tiles_objective,
             constraints=shape._replace(min_leftover=min_leftover),
+            catalogued=catalogued,
         )
         if found is None:
             continue
