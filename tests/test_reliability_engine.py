@@ -666,11 +666,6 @@ TYPE = TypeError
 Coded = tuple[type[BaseException], object]
 
 
-REPLAY_TYPE = "TypeError, once Game.replay checks its record"
-"""Game.replay belongs to the loader's hardening (another change of the same issue);
-this entry is an expected failure until its type check lands (see _cases)."""
-
-
 def _coded(code: object) -> Coded:
     return (RemiError, code)
 
@@ -701,7 +696,7 @@ CALLS: dict[str, list[tuple[str, Callable[[], object], Any]]] = {
         ),
         ("new automation", lambda: Game.new(RULES, 2, automation=True), TYPE),  # type: ignore[arg-type]
         ("init", lambda: Game("x", record=None, chance=None), TYPE),  # type: ignore[arg-type]
-        ("replay", lambda: Game.replay("x"), REPLAY_TYPE),  # type: ignore[arg-type]
+        ("replay", lambda: Game.replay("x"), TYPE),  # type: ignore[arg-type]
         ("apply str", lambda: _game().apply("x"), TYPE),  # type: ignore[arg-type]
         ("apply None", lambda: _game().apply(None), TYPE),  # type: ignore[arg-type]
         ("can str", lambda: _game().can("x"), TYPE),  # type: ignore[arg-type]
@@ -971,11 +966,7 @@ def test_every_public_method_of_game_and_match_is_walked() -> None:
 def _cases() -> Iterator[Any]:
     for name in sorted(CALLS):
         for label, call, want in CALLS[name]:
-            marks = []
-            if want is REPLAY_TYPE:
-                want = TYPE
-                marks.append(pytest.mark.xfail(reason=REPLAY_TYPE, raises=AssertionError))
-            yield pytest.param(call, want, id=f"{name}: {label}", marks=marks)
+            yield pytest.param(call, want, id=f"{name}: {label}")
 
 
 @pytest.mark.parametrize(("call", "want"), list(_cases()))
