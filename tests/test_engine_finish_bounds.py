@@ -26,7 +26,7 @@ from test_engine_finishable import TooBig, brute_can_end, small_positions
 
 from remi_rules import serde
 from remi_rules.engine import LayOff, MeldTiles, Phase, _finish, _finish_bounds, _finish_oracle
-from remi_rules.engine.legal import can_end_turn
+from remi_rules.engine.legal import can_end_turn, legal_steps
 from remi_rules.lipire import End
 
 WIDE = bool(os.environ.get("REMI_WIDE"))
@@ -121,3 +121,35 @@ def test_a_rupere_for_a_joker_with_a_big_rack(monkeypatch: pytest.MonkeyPatch) -
     assert 0 < sum(bounded) < len(sample)
     monkeypatch.setattr(_finish, "out_of_reach", lambda state: False)
     assert bounded == [_finish.finishable_after(state, step, {}) for step in sample]
+
+
+@pytest.mark.rule("RUPE-01")
+@pytest.mark.rule("RUPE-06")
+@pytest.mark.rule("JOLY-04")
+def test_melds_of_this_turn_are_not_one_pool_for_the_picked_tile() -> None:
+    # rummy45, past the undo cap with the stock out: seat 1 broke the row at a joker
+    # (48 tiles) and has a 25-tile rack; the joker's meld needs 2 of his own tiles
+    # (2G, on the table in this turn's 2G..8G, 7N and 13G).  The one way left: the
+    # joker on 2G..8G as 9G, then 10G 11G 12G 13G laid off after it.  Melding
+    # 10G 11G 12G apart strands it, but the bound took the turn's melds as one pool of
+    # tiles (2G..8G + 10G..12G + 13G: a run), and the search tried every subset of
+    # the other lay-offs: 236,476 positions and 40 s for that step.
+    game = serde.loads_game(
+        (POSITIONS / "rummy45-rupere-joker-25-tiles.json").read_text(encoding="utf-8")
+    )
+    state = game.state
+    turn = state.pending
+    assert turn is not None and turn.obligation is not None
+    assert len(state.seats[state.current].rack) == 25 and not state.stock
+    memo: dict[Hashable, bool] = {}
+    legal = legal_steps(state)
+    finishable = _finish.finishable_steps(state, legal, memo)
+    assert len(memo) <= 2000, len(memo)
+    assert len(legal) == 124 and len(finishable) == 23
+    assert finishable == game.legal_steps(state.current)  # past the cap: these alone
+    texts = {str(step): step for step in legal}
+    assert "meld 10G 11G 12G" in texts and texts["meld 10G 11G 12G"] not in finishable
+    assert texts["lay J' on 11 high"] in finishable
+    after = _finish_oracle.apply_or_none(state, texts["meld 10G 11G 12G"])
+    assert after is not None and _finish_bounds.picked_out_of_reach(after)
+    assert not _finish_bounds.picked_out_of_reach(state)

@@ -79,13 +79,14 @@ def picked_out_of_reach(state: GameState) -> bool:
 
     Where neither a lay-off of the picked tile (``take_discard_may_layoff``) nor
     keeping it (``take_discard_without_meld_declares_pe_tabla``) can meet the
-    obligation, the picked tile must end in a new meld with enough own tiles
-    (:func:`_may_justify`): of the rack, the jokers the turn may still hold
-    (:func:`_joker_values`: a joker a swap brings back may be fixed as the tile it stood
-    for, JOLY-05) and a meld of this turn it may be laid off on (RUPE-01 counts the new
-    meld it ends in).  Once it is down, it stays in the meld that holds it, grown
-    (:func:`_may_grow`: a new meld of this turn), or, a joker, goes back to the rack by
-    a swap and into another meld."""
+    obligation, the picked tile must end in a new meld with enough own tiles (RUPE-01
+    counts the new meld it ends in): a meld of rack tiles and the jokers the turn may
+    still hold (:func:`_may_justify`; :func:`_joker_values`: a joker a swap brings back
+    may be fixed as the tile it stood for, JOLY-05), or a meld of this turn it is laid
+    off on, grown by rack tiles and jokers (:func:`_may_grow`; two melds on the table
+    never become one, so their tiles are not one pool).  Once it is down, it stays in
+    the meld that holds it, grown (a new meld of this turn), or, a joker, goes back to
+    the rack by a swap and into another meld."""
     turn = state.pending
     assert turn is not None
     ob = turn.obligation
@@ -110,11 +111,25 @@ def picked_out_of_reach(state: GameState) -> bool:
     table = state.table
     need = rules.take_meld_min_own_tiles
     if picked in rack:
-        # its meld: rack tiles, jokers, or a meld of this turn it is laid off on
-        pool = {*rack, *jokers, *(i for m in turn.new_melds for i in table.melds[m].ids)}
+        # its meld: a new one of rack tiles and jokers ...
+        pool = {*rack, *jokers}
         pool.discard(picked)
         values = jokers.get(picked) if picked in JOKER_IDS else (TILE_OF_ID[picked],)
-        return not _may_justify_any(values, pool, own, jokers, rules, need)
+        if _may_justify_any(values, pool, own, jokers, rules, need):
+            return False
+        # ... or a meld of this turn it is laid off on, grown by rack tiles and jokers
+        # (melds on the table never merge: their tiles are not a pool)
+        return not any(
+            _may_grow(
+                table.melds[m],
+                picked,
+                {*rack, *(j for j in jokers if j not in table.melds[m].ids)},
+                own,
+                jokers,
+                rules,
+            )
+            for m in turn.new_melds
+        )
     found = next(((k, m) for k, m in enumerate(table.melds) if picked in m.ids), None)
     if found is None:
         return False  # (not met in a turn: the picked tile is on the rack or the table)
@@ -233,9 +248,10 @@ def _wild(pool: set[int], jokers: _Jokers) -> list[int]:
 def _may_grow(
     meld: TableMeld, picked: int, pool: set[int], own: set[int], jokers: _Jokers, rules: Ruleset
 ) -> bool:
-    """A loose bound for a new meld that holds the picked tile for good: grown by
-    tiles of ``pool`` (lay-offs at its ends, tiles swapped in for its jokers), can it
-    hold ``take_meld_min_own_tiles`` tiles of ``own``?  Counts its own tiles, every own
+    """A loose bound for a new meld that holds the picked tile for good, or may take
+    it (a lay-off of the picked tile, still on the rack): grown by tiles of ``pool``
+    (lay-offs at its ends, tiles swapped in for its jokers), can it hold
+    ``take_meld_min_own_tiles`` tiles of ``own``?  Counts its own tiles, every own
     tile of ``pool`` that could join it (a colour its set lacks; its colour in the
     ranks a run could span beyond its ends, or in the place of one of its jokers but
     ``picked``, which a swap would take out of it), wild jokers filling the gaps, and
