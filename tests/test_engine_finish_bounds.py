@@ -25,7 +25,16 @@ import pytest
 from test_engine_finishable import TooBig, brute_can_end, small_positions
 
 from remi_rules import serde
-from remi_rules.engine import LayOff, MeldTiles, Phase, _finish, _finish_bounds, _finish_oracle
+from remi_rules.engine import (
+    GameState,
+    LayOff,
+    MeldTiles,
+    Phase,
+    Step,
+    _finish,
+    _finish_bounds,
+    _finish_oracle,
+)
 from remi_rules.engine.legal import can_end_turn, legal_steps
 from remi_rules.lipire import End
 
@@ -153,3 +162,39 @@ def test_melds_of_this_turn_are_not_one_pool_for_the_picked_tile() -> None:
     after = _finish_oracle.apply_or_none(state, texts["meld 10G 11G 12G"])
     assert after is not None and _finish_bounds.picked_out_of_reach(after)
     assert not _finish_bounds.picked_out_of_reach(state)
+
+
+@pytest.mark.rule("RUPE-01")
+@pytest.mark.rule("RUPE-06")
+def test_a_meld_of_this_turn_counts_only_if_the_picked_tile_fits_it() -> None:
+    # rummy45, past the undo cap with the stock out: seat 0 broke the row at 5A (68
+    # tiles, a 66-tile rack) and melds 5A' 6A' 7A, the other copy of the picked tile.
+    # The picked 5A can no longer join that run (its place is taken), yet the bound
+    # counted the run's growth (2A and 8A, own tiles, at its ends), and the search
+    # went through the swaps and lay-offs for minutes (found by the wide save-and-load
+    # run, rummy45 seed 1164).
+    game = serde.loads_game(
+        (POSITIONS / "rummy45-rupere-66-tile-rack.json").read_text(encoding="utf-8")
+    )
+    state = game.state
+    turn = state.pending
+    assert turn is not None and turn.obligation is not None
+    assert len(state.seats[state.current].rack) == 66 and not state.stock
+    picked = turn.obligation.picked
+    assert str(state.table.tile(picked)) == "5A"
+    after = _finish_oracle.apply_or_none(state, texts_of(state)["meld 5A' 6A' 7A"])
+    assert after is not None and not _finish_bounds.picked_out_of_reach(after)
+    swapped = _finish_oracle.apply_or_none(after, texts_of(after)["swap 4G' on 3 for J'"])
+    assert swapped is not None
+    laid = _finish_oracle.apply_or_none(swapped, texts_of(swapped)["lay J' on 4 low"])
+    # one joker left to reach (8G's), and 5A's run needs two (7A and 10A) to hold 13A
+    assert laid is not None and _finish_bounds.picked_out_of_reach(laid)
+    memo: dict[Hashable, bool] = {}
+    legal = legal_steps(state)
+    finishable = _finish.finishable_steps(state, legal, memo)
+    assert len(memo) <= 20_000, len(memo)
+    assert len(legal) == 99 and len(finishable) == 91
+
+
+def texts_of(state: GameState) -> dict[str, Step]:
+    return {str(step): step for step in legal_steps(state)}

@@ -117,10 +117,12 @@ def picked_out_of_reach(state: GameState) -> bool:
         values = jokers.get(picked) if picked in JOKER_IDS else (TILE_OF_ID[picked],)
         if _may_justify_any(values, pool, own, jokers, rules, need):
             return False
-        # ... or a meld of this turn it is laid off on, grown by rack tiles and jokers
-        # (melds on the table never merge: their tiles are not a pool)
+        # ... or a meld of this turn it can be laid off on (or swapped into), grown by
+        # rack tiles and jokers (melds on the table never merge: their tiles are not
+        # one pool)
         return not any(
-            _may_grow(
+            _may_take(table.melds[m], values)
+            and _may_grow(
                 table.melds[m],
                 picked,
                 {*rack, *(j for j in jokers if j not in table.melds[m].ids)},
@@ -243,6 +245,30 @@ def _held(pool: set[int], own: set[int], jokers: _Jokers) -> _Held:
 
 def _wild(pool: set[int], jokers: _Jokers) -> list[int]:
     return [i for i in pool if i in JOKER_IDS and jokers.get(i) is None]
+
+
+def _may_take(meld: TableMeld, values: tuple[Tile, ...] | None) -> bool:
+    """A loose test that the picked tile, standing for one of ``values`` (``None``: a
+    wild joker), could still join ``meld``: a set of its rank without its colour; a run
+    of its colour where its rank lies beyond the run's ends or at one of its jokers'
+    places (a swap)."""
+    if values is None:
+        return True
+    info = meld.meld
+    placed = [TILE_OF_ID[i] for i in meld.ids if i not in JOKER_IDS]
+    for value in values:
+        assert value.rank is not None and value.color is not None
+        if meld.kind is MeldKind.TERTA:
+            if value.rank == info.low and all(t.color is not value.color for t in placed):
+                return True
+            continue
+        if info.color is not value.color:
+            continue
+        low, high = info.low, info.low + len(meld.ids) - 1
+        for spot in (value.rank, 14) if value.rank == 1 else (value.rank,):
+            if not low <= spot <= high or meld.ids[spot - low] in JOKER_IDS:
+                return True
+    return False
 
 
 def _may_grow(
