@@ -82,11 +82,11 @@ def picked_out_of_reach(state: GameState) -> bool:
     obligation, the picked tile must end in a new meld with enough own tiles (RUPE-01
     counts the new meld it ends in): a meld of rack tiles and the jokers the turn may
     still hold (:func:`_may_justify`; :func:`_joker_values`: a joker a swap brings back
-    may be fixed as the tile it stood for, JOLY-05), or a meld of this turn it is laid
-    off on, grown by rack tiles and jokers (:func:`_may_grow`; two melds on the table
-    never become one, so their tiles are not one pool).  Once it is down, it stays in
-    the meld that holds it, grown (a new meld of this turn), or, a joker, goes back to
-    the rack by a swap and into another meld."""
+    may be fixed as the tile it stood for, JOLY-05), or a meld of this turn it can
+    still join (:func:`_may_take`), grown by rack tiles and jokers (:func:`_may_grow`;
+    two melds on the table never become one, so their tiles are not one pool).  Once
+    it is down, it stays in the meld that holds it, grown (a new meld of this turn),
+    or, a joker, goes back to the rack by a swap and into another meld."""
     turn = state.pending
     assert turn is not None
     ob = turn.obligation
