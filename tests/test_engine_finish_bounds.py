@@ -196,5 +196,30 @@ def test_a_meld_of_this_turn_counts_only_if_the_picked_tile_fits_it() -> None:
     assert len(legal) == 99 and len(finishable) == 91
 
 
+@pytest.mark.rule("JOLY-04")
+@pytest.mark.rule("RUPE-06")
+def test_a_swapped_joker_makes_useful_only_the_lay_offs_that_make_room_for_it() -> None:
+    # The same turn, two melds later (11G 12G 13G and 6A' 7A 8A).  After swapping 4G'
+    # for a joker, which JOLY-04 wants in a new meld, every lay-off on the turn's melds
+    # counted as useful for it, though the joker could already be laid on each: the
+    # search tried the green lay-offs in every combination (187,183 positions, 84 s).
+    game = serde.loads_game(
+        (POSITIONS / "rummy45-rupere-66-tile-rack-later.json").read_text(encoding="utf-8")
+    )
+    state = game.state
+    turn = state.pending
+    assert turn is not None and len(turn.new_melds) == 2
+    swapped = _finish_oracle.apply_or_none(state, texts_of(state)["swap 4G' on 3 for J'"])
+    assert swapped is not None
+    moves = [str(step) for step in _finish._moves(swapped)]
+    assert "lay J' on 3 low" in moves and "lay J' on 4 high" in moves
+    assert not [m for m in moves if m.startswith("lay") and "J" not in m and " on 3 " in m]
+    memo: dict[Hashable, bool] = {}
+    legal = legal_steps(state)
+    finishable = _finish.finishable_steps(state, legal, memo)
+    assert len(memo) <= 5_000, len(memo)
+    assert len(legal) == 90 and len(finishable) == 82
+
+
 def texts_of(state: GameState) -> dict[str, Step]:
     return {str(step): step for step in legal_steps(state)}

@@ -41,10 +41,11 @@ from collections.abc import Hashable, Iterable, Iterator
 
 from .. import joly
 from ..errors import IllegalStepError, InvalidMeldError
-from ..lipire import might_fit
+from ..lipire import End, might_fit
 from ..melds import MeldKind, analyze_meld
 from ..ruleset import Ruleset, SwappedJokerUse
 from ..rupere import TakeSource, justifying_melds
+from ..table import TableMeld
 from ..tiles import Tile
 from ._common import is_pe_tabla_turn, rights
 from ._finish_bounds import out_of_reach
@@ -221,15 +222,41 @@ def _moves(state: GameState) -> Iterator[Step]:
         and picked in seat.rack
         and own_left(state) >= rules.take_meld_min_own_tiles
     )
+    layoffs: list[LayOff] = []
     for step in layoffs_and_swaps(state, classes_of(state, state.current)):
-        if every:
-            yield step
-            continue
         if isinstance(step, SwapJoker):
-            if swaps_help or step.meld == holding:
+            if every or swaps_help or step.meld == holding:
                 yield step
             continue
         assert isinstance(step, LayOff)
+        layoffs.append(step)
+
+    def unlocks(meld: TableMeld) -> bool:
+        # a locked 3-tile set's joker becomes swappable once the set is completed
+        # (JOLY-03), with another tile of its rank to swap in
+        return (
+            swaps_help
+            and rules.set_complete_and_swap_same_turn
+            and meld.kind is MeldKind.TERTA
+            and len(meld.ids) == 3
+            and bool(meld.meld.jokers)
+            and ranks[meld.meld.low] >= 2
+        )
+
+    # The turn's melds where the swapped jokers still on the rack cannot all be laid
+    # off now (JOLY-04 wants them in a new meld): only there may another tile's
+    # lay-off make room for them.  Where they all can, such a lay-off does nothing for
+    # them (the clauses below keep those that may serve the picked tile, an opening or
+    # a swap).
+    need_room: set[int] = set()
+    on_rack = [j for j in owed_jokers if j in seat.rack]
+    if on_rack and not every:
+        joker_layoffs = {(s.tile, s.meld): s for s in layoffs if s.tile in owed_jokers}
+        need_room = {m for m in new if not _takes_all(state, m, on_rack, joker_layoffs)}
+    for step in layoffs:
+        if every:
+            yield step
+            continue
         meld = table.melds[step.meld]
         if step.meld in new:
             useful = (
@@ -239,21 +266,38 @@ def _moves(state: GameState) -> Iterator[Step]:
                 or step.tile in owed_jokers
                 # the picked tile may join this meld once it has grown
                 or (holding is None and picked_tile is not None and might_fit(picked_tile, meld))
-                or (owed_jokers and bool(owed_jokers & set(seat.rack)))
+                # a swapped joker on the rack may need this meld grown to take it
+                or step.meld in need_room
+                or unlocks(meld)
             )
         else:
-            useful = (step.tile == picked and rules.take_discard_may_layoff) or (
-                # a locked 3-tile set's joker becomes swappable once the set is
-                # completed (JOLY-03), with another tile of its rank to swap in
-                swaps_help
-                and rules.set_complete_and_swap_same_turn
-                and meld.kind is MeldKind.TERTA
-                and len(meld.ids) == 3
-                and bool(meld.meld.jokers)
-                and ranks[meld.meld.low] >= 2
-            )
+            useful = (step.tile == picked and rules.take_discard_may_layoff) or unlocks(meld)
         if useful:
             yield step
+
+
+def _takes_all(
+    state: GameState, meld: int, jokers: list[int], listed: dict[tuple[int, int], LayOff]
+) -> bool:
+    """The jokers ``jokers`` (on the rack) can all be laid off on the turn's meld
+    ``meld``, one after the other: the first by a lay-off listed in ``state``
+    (``listed``), the next ones checked by the engine."""
+    first, rest = jokers[0], jokers[1:]
+    step = listed.get((first, meld))
+    if step is None:
+        return False
+    after = apply_or_none(state, step, listed=True)
+    if after is None:
+        return False
+    for joker in rest:
+        for end in (End.LOW, End.HIGH, End.SET):
+            laid = apply_or_none(after, LayOff(joker, meld, end))
+            if laid is not None:
+                after = laid
+                break
+        else:
+            return False
+    return True
 
 
 def _extends(tiles: list[Tile], tile: Tile, rules: Ruleset) -> bool:
