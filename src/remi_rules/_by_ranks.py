@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from ._bound import make_bound
 from ._bound_colour import BoundCache
@@ -91,12 +91,20 @@ class Shared:
     def __init__(self) -> None:
         self._groups: dict[object, _Group] = {}
 
+    LIMIT: Final = 200_000
+    """Where the groups' memos hold more states than this when a search joins, they
+    start afresh (memory stays bounded on the largest racks, whose hints ask hundreds
+    of questions; the 45-tile rack of tests/test_hint_big_racks.py meets 40,000)."""
+
     def group(self, key: object) -> _Group:
         """The memos of the searches of ``key`` (ruleset, constraints, objective and
         :class:`~remi_rules._field_moves.Fields` ``hand``)."""
-        found = self._groups.get(key)
+        groups = self._groups
+        if sum(len(group.entries) for group in groups.values()) > self.LIMIT:
+            groups.clear()
+        found = groups.get(key)
         if found is None:
-            found = self._groups[key] = _Group()
+            found = groups[key] = _Group()
         return found
 
 
