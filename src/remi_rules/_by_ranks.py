@@ -76,25 +76,26 @@ class _Group:
 
 class Shared:
     """The memos of the search by ranks kept across the solver calls of one caller (the
-    hint asks about dozens of hands that are parts of one rack, docs/solver.md, "The
-    hint").  What a search proved about a state (bounds on its value, its moves) holds
-    for any hand: a state is the tiles still to place, the runs and sets open and the
-    constraints still to meet; its value depends besides only on the ruleset, the
-    constraints, the objective, what of the hand :class:`~remi_rules._field_moves.Fields`
-    ``hand`` names, and the lay-off worth of the tiles it still holds.  So searches
+    hint asks about dozens of hands that are parts of one rack; docs/solver.md, "Memos
+    shared across calls").  What a search proved about a state (bounds on its value,
+    its moves) holds for any hand: a state is the tiles still to place, the runs and
+    sets open and the constraints still to meet; its value depends besides only on the
+    ruleset, the constraints, the objective, what of the hand
+    :class:`~remi_rules._field_moves.Fields` ``hand`` names, and the lay-off worth of
+    the tiles it still holds.  So searches
     agreeing on all but the lay-off worths share one group of memos, and each field's
     worth is the one of the first search whose hand held that field: a search whose
     tiles of a field are worth otherwise keeps the states holding them to itself.  The
     bound tables of a hand (and their colour tables, by content) are shared too.
     Lives as long as its caller keeps it (one hint call)."""
 
-    def __init__(self) -> None:
-        self._groups: dict[object, _Group] = {}
-
     LIMIT: Final = 200_000
     """Where the groups' memos hold more states than this when a search joins, they
     start afresh (memory stays bounded on the largest racks, whose hints ask hundreds
     of questions; the 45-tile rack of tests/test_hint_big_racks.py meets 40,000)."""
+
+    def __init__(self) -> None:
+        self._groups: dict[object, _Group] = {}
 
     def group(self, key: object) -> _Group:
         """The memos of the searches of ``key`` (ruleset, constraints, objective and
