@@ -33,6 +33,7 @@ from test_solver_exact import (
 from remi_rules import FULL_SET, Ruleset, Tile, best_melds, best_opening, parse_tiles, variants
 from remi_rules import _partition as partition
 from remi_rules._bound import make_bound
+from remi_rules._by_ranks import Shared
 
 SEEDED_HANDS = 6 if WIDE else 2
 """Seeded hands of 10-13 tiles per preset and ace knob, the search by ranks alone."""
@@ -40,6 +41,8 @@ LAY_OFF_HANDS = 20 if WIDE else 8
 """Seeded hands per preset with lay-offs, both searches."""
 FAMILY_TOP = 13
 """The adversarial family: runs 1..FAMILY_TOP in two colours and both jokers."""
+SHARED_QUESTIONS = 40 if WIDE else 12
+"""Questions per preset asked with shared memos of the search by ranks."""
 LARGE_RACKS = {40: 4, 50: 4, 60: 2} if WIDE else {40: 2, 50: 1}
 """Seeded uniform racks per size compared between the two searches (the fast search
 alone takes seconds on some racks of 60 tiles)."""
@@ -170,6 +173,42 @@ def test_searches_in_turns_resume_exactly(monkeypatch: pytest.MonkeyPatch, prese
                 counts, rules, tiles_objective=tiles, constraints=shape, fast_budget=0
             )
             assert turns == alone, (shape, tiles)
+
+
+@pytest.mark.parametrize("preset", variants.names())
+def test_shared_memos_give_each_hand_its_own_answer(preset: str) -> None:
+    # As the hint asks: parts of one rack (less a meld's worth of tiles, a joker in
+    # or out), one after the other with one Shared, the lay-off worths of a few fields
+    # changing between questions; each answer is the one without shared memos.
+    rules = variants.get(preset)
+    rng = random.Random(f"shared:{preset}")
+    # (Aces that may end a run at the top: a lay-off worth of theirs counts there too.)
+    rack = [*seeded_hand(rng, 18, preset, band=(3, 6)), *parse_tiles("1R 1G 12R 13G J")]
+    shared = Shared()
+    for _ in range(SHARED_QUESTIONS):
+        hand = rng.sample(rack, len(rack) - rng.randint(0, 4))
+        counts = partition.counts_of(hand)
+        fields = [0, 1, *rng.sample(range(4, partition.REAL_FIELDS), 6)]
+        fits = {f: rng.choice((0, 321, 1601)) for f in fields}
+
+        def extra(f: int, fits: dict[int, int] = fits) -> int:
+            return fits.get(f, 0)
+
+        shape = partition.Constraints(min_leftover=rng.randint(0, 1))
+        tiles = rng.random() < 0.2
+        answers = [
+            partition.solve(
+                counts,
+                rules,
+                tiles_objective=tiles,
+                constraints=shape,
+                extra=extra,
+                fast_budget=0,
+                shared=memos,
+            )
+            for memos in (None, shared)
+        ]
+        assert answers[0] == answers[1], (tiles_of(hand), shape, tiles, fits)
 
 
 @pytest.mark.parametrize(("size", "count"), list(LARGE_RACKS.items()))

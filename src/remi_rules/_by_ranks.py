@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from ._bound import make_bound
 from ._bound_colour import BoundCache
@@ -41,6 +41,73 @@ from ._meld_catalogue import NFIELDS, REAL_FIELDS
 from ._partition import _INFEASIBLE, FAST_MAX_TILES, Constraints, _OverBudget, _Prepared
 from .ruleset import Ruleset
 
+_Tables = tuple[Callable[..., int], Callable[..., int] | None]
+"""A hand's bounds (:func:`~remi_rules._bound.make_bound`): on the value, and on the
+points alone where the points still needed are part of the state."""
+
+
+class _Group:
+    """The memos of the searches that agree on all but their hands' lay-off worths
+    (:class:`Shared`)."""
+
+    def __init__(self) -> None:
+        self.worth: dict[int, int] = {}
+        """Each field's lay-off worth, as the first search whose hand held it said."""
+        self.local: dict[_LocalKey, list[_Local]] = {}
+        self.entries: dict[_State, list[int]] = {}
+        self.children: dict[_State, list[tuple[int, _State, int]]] = {}
+        self.caches = (BoundCache(), BoundCache())
+        self.tables: dict[tuple[tuple[int, ...], tuple[int, ...]], _Tables] = {}
+        """The bounds of each hand and lay-off worths asked so far."""
+
+    def apart(self, counts: Sequence[int], lay: Sequence[int]) -> int:
+        """The fields (a mask of the search's state: 3 bits a field, an ace's also at
+        the top) whose tiles in the hand ``counts`` are worth otherwise than ``lay``
+        says there; the others' worths are this group's from now on."""
+        worth = self.worth
+        apart = 0
+        for f in range(REAL_FIELDS):
+            if counts[f] and worth.setdefault(f, lay[f]) != lay[f]:
+                apart |= 7 << 3 * f
+                if f < 4:
+                    apart |= 7 << 3 * (_D_TOP + f)
+        return apart
+
+
+class Shared:
+    """The memos of the search by ranks kept across the solver calls of one caller (the
+    hint asks about dozens of hands that are parts of one rack; docs/solver.md, "Memos
+    shared across calls").  What a search proved about a state (bounds on its value,
+    its moves) holds for any hand: a state is the tiles still to place, the runs and
+    sets open and the constraints still to meet; its value depends besides only on the
+    ruleset, the constraints, the objective, what of the hand
+    :class:`~remi_rules._field_moves.Fields` ``hand`` names, and the lay-off worth of
+    the tiles it still holds.  So searches
+    agreeing on all but the lay-off worths share one group of memos, and each field's
+    worth is the one of the first search whose hand held that field: a search whose
+    tiles of a field are worth otherwise keeps the states holding them to itself.  The
+    bound tables of a hand (and their colour tables, by content) are shared too.
+    Lives as long as its caller keeps it (one hint call)."""
+
+    LIMIT: Final = 200_000
+    """Where the groups' memos hold more states than this when a search joins, they
+    start afresh (memory stays bounded on the largest racks, whose hints ask hundreds
+    of questions; the 45-tile rack of tests/test_hint_big_racks.py meets 40,000)."""
+
+    def __init__(self) -> None:
+        self._groups: dict[object, _Group] = {}
+
+    def group(self, key: object) -> _Group:
+        """The memos of the searches of ``key`` (ruleset, constraints, objective and
+        :class:`~remi_rules._field_moves.Fields` ``hand``)."""
+        groups = self._groups
+        if sum(len(group.entries) for group in groups.values()) > self.LIMIT:
+            groups.clear()
+        found = groups.get(key)
+        if found is None:
+            found = groups[key] = _Group()
+        return found
+
 
 def by_ranks(
     counts: Sequence[int],
@@ -51,6 +118,7 @@ def by_ranks(
     extra: Callable[[int], int] | None,
     memos: list[dict[Any, Any]],
     allowance: list[int],
+    shared: Shared | None = None,
 ) -> tuple[
     Callable[[int, int, int, int, int], int],
     Callable[[int, int, int, int, int, int], bool],
@@ -67,15 +135,32 @@ def by_ranks(
     empties them when its call ends).  Each state expanded takes one from
     ``allowance[0]``; past zero the question raises
     :class:`~remi_rules._partition._OverBudget`, and may be asked again (what it
-    proved is kept)."""
+    proved is kept).  ``shared``: memos kept across the calls of one caller
+    (:class:`Shared`); the answers are the same."""
     moving = fields(counts, rules, constraints, tiles_objective, extra, memos)
     per, adjacent, runs_ok, high, track, end = moving[:6]
-    gain_of, lay, fixed_rank, jokers, clip, final, local_moves = moving[6:]
-    local_memo: dict[_LocalKey, list[_Local]] = {}
-    memos.append(local_memo)
+    gain_of, lay, fixed_rank, jokers, clip, final, local_moves = moving[6:13]
+    own_local: dict[_LocalKey, list[_Local]] = {}
     """local_moves's answers: they depend on the field, its tiles and the later ones of
     its rank, the jokers, the colour's own runs, the sets and the constraints, not on
     the other colours' runs, which most states differ in."""
+    own_entries: dict[_State, list[int]] = {}
+    """Per state: [a lower bound, an upper bound] on its value."""
+    own_children: dict[_State, list[tuple[int, _State, int]]] = {}
+    """Per state met with a goal under its bound: its moves as (gain plus the next
+    state's bound, next state, gain), the most promising first."""
+    memos += (own_local, own_entries, own_children)
+    local_memo, bounds, children, apart = own_local, own_entries, own_children, 0
+    """The memos of the states holding no tile of the fields ``apart`` (a mask of the
+    state's hand): shared with the caller's other searches (:class:`Shared`)."""
+    group = (
+        _Group()
+        if shared is None
+        else shared.group((rules, constraints, tiles_objective, moving.hand))
+    )
+    if shared is not None:
+        local_memo, bounds, children = group.local, group.entries, group.children
+        apart = group.apart(counts, lay)
     rank_rest = tuple((1 << 3 * (4 - c)) - 1 for c in range(4))
 
     def moves(
@@ -92,11 +177,13 @@ def by_ranks(
         each next state once."""
         c = p & 3
         jpart = s >> _D_JOKERS
-        key = (p, (s >> 3 * p) & rank_rest[c], jpart, prof[c], slots, need, keep, pts, sets)
-        local = local_memo.get(key)
+        rest = (s >> 3 * p) & rank_rest[c]
+        key = (p, rest, jpart, prof[c], slots, need, keep, pts, sets)
+        memo = own_local if rest & (apart >> 3 * p) else local_memo
+        local = memo.get(key)
         if local is None:
             local = local_moves(p, s, prof[c], slots, need, keep, pts, sets)
-            local_memo[key] = local
+            memo[key] = local
         jl0 = jokers(s)
         nxt = p + 1
         out: list[tuple[_State, int]] = []
@@ -150,9 +237,17 @@ def by_ranks(
             total += top_gain * ((m >> 4) + (m & 15).bit_count())
         return total
 
-    caches = (BoundCache(), BoundCache())
+    caches = group.caches
+    lay_key = tuple(lay)
 
-    def bounds_of(hand: Sequence[int]) -> tuple[Callable[..., int], Callable[..., int] | None]:
+    def bounds_of(hand: Sequence[int]) -> _Tables:
+        key = (tuple(hand), lay_key)
+        found = group.tables.get(key)
+        if found is None:
+            found = group.tables[key] = tables_of(hand)
+        return found
+
+    def tables_of(hand: Sequence[int]) -> _Tables:
         tight = make_bound(
             hand,
             per=per,
@@ -226,29 +321,24 @@ def by_ranks(
         p, s, _, slots = state[:4]
         return min(ceiling(p, s, slots), promise(state))
 
-    bounds: dict[_State, list[int]] = {}
-    """Per state: [a lower bound, an upper bound] on its value."""
-    children: dict[_State, list[tuple[int, _State, int]]] = {}
-    """Per state met with a goal under its bound: its moves as (gain plus the next
-    state's bound, next state, gain), the most promising first."""
-    memos += (bounds, children)
-
     def search(key: _State, goal: int) -> int:
         """Fail-soft: a value >= ``goal`` that some split of the rest of ``key`` (a
         state as :func:`moves` and :func:`follow` give it) reaches, or an upper bound
         < ``goal`` on every split's value."""
         if key[0] == end:
             return final(key[1], key[2], key[4], key[5], key[6])
-        entry = bounds.get(key)
+        apart_here = key[1] & apart
+        memo = own_entries if apart_here else bounds
+        entry = memo.get(key)
         if entry is None:
             entry = [_INFEASIBLE, bound(key)]
-            bounds[key] = entry
+            memo[key] = entry
         low, high = entry
         if low >= goal:
             return low
         if high < goal:
             return high
-        listed = children.get(key)
+        listed = (own_children if apart_here else children).get(key)
         if listed is None:
             allowance[0] -= 1
             if allowance[0] < 0:
@@ -258,14 +348,15 @@ def by_ranks(
                 if state[0] == end:
                     hope = final(state[1], state[2], state[4], state[5], state[6])
                 else:
-                    known = bounds.get(state)
+                    where = own_entries if state[1] & apart else bounds
+                    known = where.get(state)
                     if known is None:
                         known = [_INFEASIBLE, bound(state)]
-                        bounds[state] = known
+                        where[state] = known
                     hope = known[1]
                 listed.append((gain + hope, state, gain))
             listed.sort(key=lambda item: -item[0])
-            children[key] = listed
+            (own_children if apart_here else children)[key] = listed
         top = _INFEASIBLE
         for hope, state, gain in listed:
             if hope < goal:
@@ -303,7 +394,7 @@ def by_ranks(
         """What the memo has proved a split of the rest of ``state`` reaches."""
         if state[0] == end:
             return final(state[1], state[2], state[4], state[5], state[6])
-        entry = bounds.get(state)
+        entry = (own_entries if state[1] & apart else bounds).get(state)
         return entry[0] if entry is not None else _INFEASIBLE
 
     def retrace(state: _State, goal: int) -> tuple[list[list[int]], list[int]] | None:
@@ -322,7 +413,7 @@ def by_ranks(
         laid: list[int] = []
         while state[0] != end:
             p, s, prof, slots, need, keep, pts, sets = state
-            listed = children.get(state)
+            listed = (own_children if s & apart else children).get(state)
             if listed is None:
                 return None
             for _, child, gain in listed:
@@ -332,7 +423,8 @@ def by_ranks(
                 return None
             c = p & 3
             rest = (s >> 3 * p) & rank_rest[c]
-            local = local_memo[(p, rest, s >> _D_JOKERS, prof[c], slots, need, keep, pts, sets)]
+            memo = own_local if rest & (apart >> 3 * p) else local_memo
+            local = memo[(p, rest, s >> _D_JOKERS, prof[c], slots, need, keep, pts, sets)]
             # The way of placing the field's tiles that led there.
             way = next(
                 (

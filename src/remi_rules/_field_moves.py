@@ -118,6 +118,11 @@ class Fields(NamedTuple):
     clip: Callable[[tuple[int, ...], int], tuple[int, ...]]
     final: Callable[[int, tuple[tuple[int, ...], ...], int, int, int], int]
     local_moves: Callable[..., list[_Local]]
+    hand: tuple[object, ...]
+    """What of the hand, besides its tiles' lay-off worths (``lay``), the moves depend
+    on: which ranks hold a fixed joker, which colours may set an ace aside for the
+    top, whether the hand holds a fixed joker at all (:class:`~remi_rules._by_ranks.
+    Shared`)."""
 
 
 def fields(
@@ -154,7 +159,8 @@ def fields(
     last_joker = 0 if adjacent else _LAST_JOKER
     fixed_rank = [any(counts[_FIXED0 + r * 4 + c] for c in range(4)) for r in range(13)]
 
-    if any(counts[f] for f in range(FREE_JOKER + 1, NFIELDS)):
+    fixed_jokers = any(counts[f] for f in range(FREE_JOKER + 1, NFIELDS))
+    if fixed_jokers:
 
         def jokers(s: int) -> int:
             x = s >> _D_JOKERS
@@ -546,4 +552,5 @@ def fields(
         clip,
         final,
         local_moves,
+        (tuple(fixed_rank), tuple(top_ok), fixed_jokers),
     )

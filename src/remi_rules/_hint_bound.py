@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from . import _partition as partition
+from ._by_ranks import Shared
 from ._hint_score import (
     OPENING_BONUS,
     RACK_WEIGHT,
@@ -58,6 +59,7 @@ def search(
     layable: Mapping[int, int] | None = None,
     opening: Sequence[Meld] | None = None,
     catalogued: Sequence[partition.Candidate] | None = None,
+    shared: Shared | None = None,
 ) -> Split | None:
     """Every question the hint asks the solver, in one place.
 
@@ -67,8 +69,10 @@ def search(
     laying it off (a tile placed on its own for ``worth * 64 + 1``, or for 1 with
     ``tiles``).  ``opening`` (the melds already down this turn, possibly none) asks
     for the best first etalare instead (:func:`~remi_rules.solver.opening_split`).
-    ``catalogued``: the hand's meld catalogue, when the caller has it (the same
-    answer).  None when no split meets the constraints."""
+    ``catalogued``: the hand's meld catalogue, when the caller has it; ``shared``:
+    the solver's memos kept across one hint call's questions
+    (:class:`~remi_rules._by_ranks.Shared`); the same answer either way.  None when
+    no split meets the constraints."""
     if opening is not None:
         return opening_split(
             list(counts), rules, min_leftover=min_leftover, melded=opening, catalogued=catalogued
@@ -89,6 +93,7 @@ def search(
         constraints=constraints,
         extra=extra,
         catalogued=catalogued,
+        shared=shared,
     )
 
 
@@ -162,7 +167,8 @@ def _still_best(
     least as dearly, so no split is worth more with ``layable``; the answer is worth as
     much with ``layable`` (its lay-offs all allowed, as dearly) and keeps the tiles, so
     it is best again; and the best splits with ``layable`` are best with ``richer``
-    too, so the same tie-break picks it."""
+    too, so the same tie-break picks it.  (``answer`` may have been asked to keep
+    fewer tiles than ``min_leftover``: a split keeping more is one of those too.)"""
     if layable and (
         richer is None or any(richer.get(f, -1) < worth for f, worth in layable.items())
     ):
@@ -241,12 +247,14 @@ class Bounds:
         self.costs = Costs(view.rules)
         self._search_memo: dict[object, Split | None] = {}
         self._catalogues = _Catalogues(view.rules)
+        self._shared = Shared()
+        """The solver's memos shared by this hint call's questions."""
         self._placeable_memo: dict[tuple[tuple[int, ...], int], list[bool]] = {}
         self._layable_memo: dict[object, Mapping[int, int] | None] = {}
         self._slot_memo: dict[int, tuple[Meld, tuple[JokerSlot, ...]]] = {}
-        self._loose: dict[tuple[int, ...], list[tuple[Mapping[int, int] | None, Split]]] = {}
-        """The most-points answers asked with no tile to keep, by hand (for
-        :func:`_still_best`)."""
+        self._loose: dict[tuple[int, ...], list[tuple[int, Mapping[int, int] | None, Split]]] = {}
+        """The most-points answers by hand, with the tiles they were asked to keep and
+        their lay-offs (for :func:`_still_best`)."""
 
     def slots(self, meld: TableMeld) -> tuple[JokerSlot, ...]:
         """``meld.meld.jokers``, worked out once per meld in this hint call (none
@@ -478,8 +486,10 @@ class Bounds:
                 self._search_memo[key] = loose
                 return loose
         if not tiles and opening is None:
-            for richer, answer in self._loose.get(key[0], ()):
-                if _still_best(answer, counts, layable, richer, min_leftover):
+            for kept, richer, answer in self._loose.get(key[0], ()):
+                if kept <= min_leftover and _still_best(
+                    answer, counts, layable, richer, min_leftover
+                ):
                     self._search_memo[key] = answer
                     return answer
         found = search(
@@ -490,10 +500,11 @@ class Bounds:
             layable=layable,
             opening=opening,
             catalogued=self._catalogues.of(counts),
+            shared=self._shared,
         )
         self._search_memo[key] = found
-        if found is not None and not tiles and opening is None and min_leftover == 0:
-            self._loose.setdefault(key[0], []).append((layable, found))
+        if found is not None and not tiles and opening is None:
+            self._loose.setdefault(key[0], []).append((min_leftover, layable, found))
         return found
 
     def _could_close(self, state: GameState, rack: Sequence[int], *, cheap: bool = False) -> bool:

@@ -38,7 +38,7 @@ is the same.  Polynomial in the hand's size for any rack the game can reach
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from ._meld_catalogue import (
     FREE_JOKER,
@@ -51,6 +51,9 @@ from ._meld_catalogue import (
     tile_of_field,
 )
 from .ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from ._by_ranks import Shared
 
 __all__ = [
     "CAPPED_BUDGET",
@@ -240,6 +243,7 @@ def solve(
     extra: Callable[[int], int] | None = None,
     fast_budget: int | None = None,
     catalogued: Sequence[Candidate] | None = None,
+    shared: Shared | None = None,
 ) -> tuple[int, tuple[Candidate, ...]] | None:
     """The best split of the hand ``counts`` (105 fields) into melds.
 
@@ -262,7 +266,9 @@ def solve(
     ``fast_budget``: the fast search alone up to that much work, then the search
     by ranks to the end (``0``: the search by ranks alone).  Same answer either way.
     ``catalogued``: the hand's meld catalogue (:func:`catalogue` of ``counts``, in any
-    order), when the caller has it already; the answer is the same."""
+    order), when the caller has it already; ``shared``: the search by ranks' memos
+    kept across a caller's calls (:class:`~remi_rules._by_ranks.Shared`); the answer
+    is the same either way."""
     prep = _prepare(counts, rules, tiles_objective, constraints, extra, catalogued)
     if fast_budget is None:
         # Past FAST_MAX_TILES tiles the fast search's remainders are dear and its turns
@@ -311,7 +317,15 @@ def solve(
                 from ._rebuild import reconstruct
 
                 searcher = by_ranks(
-                    counts, prep, rules, constraints, tiles_objective, extra, memos, allowance
+                    counts,
+                    prep,
+                    rules,
+                    constraints,
+                    tiles_objective,
+                    extra,
+                    memos,
+                    allowance,
+                    shared,
                 )
             allowance[0] = ranks if ranks is not None else 1 << 62
             try:

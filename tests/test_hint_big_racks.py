@@ -1,0 +1,87 @@
+"""The hint on the large racks of a round whose stock ran out (issue 13: within 2 s
+of CPU, benchmarks/bench_hint_racks.py), answers unchanged: every question the hint
+answers from its memos, from an answer to the same hand with richer lay-offs, or
+with the solver's memos shared across the call (``remi_rules._by_ranks.Shared``) is
+the solver's own fresh answer.
+
+The position: tests/data/positions/clasic-stock-out-45-tiles.json, from
+``remi-rules simulate --variant clasic --bots random,random`` (seed 123, turn 82:
+a 45-tile rack after a rupere, the stock out; 118 candidate turns, every joker swap
+times every justifying meld, none of them left out by a bound since the round may
+end after the turn).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import pytest
+
+from remi_rules import _hint_bound, hint, serde
+from remi_rules.engine import Game
+from remi_rules.melds import Meld
+
+POSITIONS = Path(__file__).resolve().parent / "data" / "positions"
+
+
+def big_rack() -> Game:
+    return serde.loads_game(
+        (POSITIONS / "clasic-stock-out-45-tiles.json").read_text(encoding="utf-8")
+    )
+
+
+def test_the_position_is_a_large_rack_with_the_stock_out() -> None:
+    game = big_rack()
+    view = game.view(game.state.current)
+    assert len(view.rack) == 45 and view.stock_count == 0
+
+
+@pytest.mark.slow
+@pytest.mark.rule("ONLINE-06")
+def test_every_answer_of_the_hint_is_the_solvers_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = big_rack()
+    seat = game.state.current
+    view = game.view(seat)
+    asked: list[tuple[tuple[int, ...], bool, int, Mapping[int, int] | None]] = []
+    plain = _hint_bound.Bounds._search
+
+    def checked(
+        self: _hint_bound.Bounds,
+        counts: list[int],
+        *,
+        tiles: bool = False,
+        min_leftover: int = 0,
+        layable: Mapping[int, int] | None = None,
+        opening: Sequence[Meld] | None = None,
+    ) -> _hint_bound.Split | None:
+        found = plain(
+            self,
+            counts,
+            tiles=tiles,
+            min_leftover=min_leftover,
+            layable=layable,
+            opening=opening,
+        )
+        fresh = _hint_bound.search(
+            list(counts),
+            view.rules,
+            tiles=tiles,
+            min_leftover=min_leftover,
+            layable=layable,
+            opening=opening,
+        )
+        assert found == fresh, (counts, tiles, min_leftover, layable)
+        asked.append((tuple(counts), tiles, min_leftover, layable))
+        return found
+
+    monkeypatch.setattr(_hint_bound.Bounds, "_search", checked)
+    plan = hint(view, samples=0)
+    # Questions about the same hand with other lay-offs were among them (the answers
+    # reused from a richer question), and dozens of hands of 36-42 tiles.
+    hands = {counts for counts, *_ in asked}
+    assert len(asked) > len(hands) >= 50
+    assert max(sum(counts) for counts in hands) >= 42
+    for step in plan.steps:
+        game.apply(step)
+    assert game.state.current != seat or game.over
