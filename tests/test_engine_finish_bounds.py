@@ -26,6 +26,7 @@ from test_engine_finishable import TooBig, brute_can_end, small_positions
 
 from remi_rules import serde
 from remi_rules.engine import (
+    Game,
     GameState,
     LayOff,
     MeldTiles,
@@ -143,17 +144,8 @@ def test_melds_of_this_turn_are_not_one_pool_for_the_picked_tile() -> None:
     # 10G 11G 12G apart strands it, but the bound took the turn's melds as one pool of
     # tiles (2G..8G + 10G..12G + 13G: a run), and the search tried every subset of
     # the other lay-offs: 236,476 positions and 40 s for that step.
-    game = serde.loads_game(
-        (POSITIONS / "rummy45-rupere-joker-25-tiles.json").read_text(encoding="utf-8")
-    )
-    state = game.state
-    turn = state.pending
-    assert turn is not None and turn.obligation is not None
-    assert len(state.seats[state.current].rack) == 25 and not state.stock
-    memo: dict[Hashable, bool] = {}
-    legal = legal_steps(state)
-    finishable = _finish.finishable_steps(state, legal, memo)
-    assert len(memo) <= 2000, len(memo)
+    game, state = _stock_out("rummy45-rupere-joker-25-tiles.json", rack=25)
+    legal, finishable = _judged(state, at_most=2000)
     assert len(legal) == 124 and len(finishable) == 23
     assert finishable == game.legal_steps(state.current)  # past the cap: these alone
     texts = {str(step): step for step in legal}
@@ -173,14 +165,9 @@ def test_a_meld_of_this_turn_counts_only_if_the_picked_tile_fits_it() -> None:
     # counted the run's growth (2A and 8A, own tiles, at its ends), and the search
     # went through the swaps and lay-offs for minutes (found by the wide save-and-load
     # run, rummy45 seed 1164).
-    game = serde.loads_game(
-        (POSITIONS / "rummy45-rupere-66-tile-rack.json").read_text(encoding="utf-8")
-    )
-    state = game.state
-    turn = state.pending
-    assert turn is not None and turn.obligation is not None
-    assert len(state.seats[state.current].rack) == 66 and not state.stock
-    picked = turn.obligation.picked
+    _, state = _stock_out("rummy45-rupere-66-tile-rack.json", rack=66)
+    assert state.pending is not None and state.pending.obligation is not None
+    picked = state.pending.obligation.picked
     assert str(state.table.tile(picked)) == "5A"
     after = _finish_oracle.apply_or_none(state, texts_of(state)["meld 5A' 6A' 7A"])
     assert after is not None and not _finish_bounds.picked_out_of_reach(after)
@@ -189,10 +176,7 @@ def test_a_meld_of_this_turn_counts_only_if_the_picked_tile_fits_it() -> None:
     laid = _finish_oracle.apply_or_none(swapped, texts_of(swapped)["lay J' on 4 low"])
     # one joker left to reach (8G's), and 5A's run needs two (7A and 10A) to hold 13A
     assert laid is not None and _finish_bounds.picked_out_of_reach(laid)
-    memo: dict[Hashable, bool] = {}
-    legal = legal_steps(state)
-    finishable = _finish.finishable_steps(state, legal, memo)
-    assert len(memo) <= 20_000, len(memo)
+    legal, finishable = _judged(state, at_most=20_000)
     assert len(legal) == 99 and len(finishable) == 91
 
 
@@ -203,22 +187,35 @@ def test_a_swapped_joker_makes_useful_only_the_lay_offs_that_make_room_for_it() 
     # for a joker, which JOLY-04 wants in a new meld, every lay-off on the turn's melds
     # counted as useful for it, though the joker could already be laid on each: the
     # search tried the green lay-offs in every combination (187,183 positions, 84 s).
-    game = serde.loads_game(
-        (POSITIONS / "rummy45-rupere-66-tile-rack-later.json").read_text(encoding="utf-8")
-    )
-    state = game.state
-    turn = state.pending
-    assert turn is not None and len(turn.new_melds) == 2
+    _, state = _stock_out("rummy45-rupere-66-tile-rack-later.json", rack=63)
+    assert state.pending is not None and len(state.pending.new_melds) == 2
     swapped = _finish_oracle.apply_or_none(state, texts_of(state)["swap 4G' on 3 for J'"])
     assert swapped is not None
     moves = [str(step) for step in _finish._moves(swapped)]
     assert "lay J' on 3 low" in moves and "lay J' on 4 high" in moves
     assert not [m for m in moves if m.startswith("lay") and "J" not in m and " on 3 " in m]
+    legal, finishable = _judged(state, at_most=5_000)
+    assert len(legal) == 90 and len(finishable) == 82
+
+
+def _stock_out(name: str, *, rack: int) -> tuple[Game, GameState]:
+    """A saved position of a take's turn with the stock out, its rack of ``rack``
+    tiles."""
+    game = serde.loads_game((POSITIONS / name).read_text(encoding="utf-8"))
+    state = game.state
+    assert state.pending is not None and state.pending.obligation is not None
+    assert len(state.seats[state.current].rack) == rack and not state.stock
+    return game, state
+
+
+def _judged(state: GameState, *, at_most: int) -> tuple[tuple[Step, ...], tuple[Step, ...]]:
+    """The legal steps of ``state`` and its finishable ones, judged by at most
+    ``at_most`` positions of the search."""
     memo: dict[Hashable, bool] = {}
     legal = legal_steps(state)
     finishable = _finish.finishable_steps(state, legal, memo)
-    assert len(memo) <= 5_000, len(memo)
-    assert len(legal) == 90 and len(finishable) == 82
+    assert len(memo) <= at_most, len(memo)
+    return legal, finishable
 
 
 def texts_of(state: GameState) -> dict[str, Step]:
