@@ -196,6 +196,20 @@ def test_a_swapped_joker_makes_useful_only_the_lay_offs_that_make_room_for_it() 
     assert not [m for m in moves if m.startswith("lay") and "J" not in m and " on 3 " in m]
     legal, finishable = _judged(state, at_most=5_000)
     assert len(legal) == 90 and len(finishable) == 82
+    # Four melds later, with both jokers swapped: the turn's 3-tile melds cannot take
+    # two jokers (2 real tiles a joker), 4G'..11G can, so only the lay-offs on the
+    # former stay (the lay-offs of one joker class counted for both copies).
+    _, state = _stock_out("rummy45-rupere-66-tile-rack-four-melds.json", rack=57)
+    both = state
+    for text in ("meld 11A' 12A 13A'", "swap 4G' on 3 for J'", "swap 8G on 3 for J"):
+        after = _finish_oracle.apply_or_none(both, texts_of(both)[text])
+        assert after is not None
+        both = after
+    moves = [str(step) for step in _finish._moves(both)]
+    assert not [m for m in moves if m.startswith("lay") and "J" not in m and " on 3 " in m]
+    assert "lay 10G on 4 low" in moves
+    legal, finishable = _judged(state, at_most=10_000)
+    assert len(legal) == 81 and len(finishable) == 68
 
 
 def _stock_out(name: str, *, rack: int) -> tuple[Game, GameState]:

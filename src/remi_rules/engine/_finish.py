@@ -251,8 +251,7 @@ def _moves(state: GameState) -> Iterator[Step]:
     need_room: set[int] = set()
     on_rack = [j for j in owed_jokers if j in seat.rack]
     if on_rack and not every:
-        joker_layoffs = {(s.tile, s.meld): s for s in layoffs if s.tile in owed_jokers}
-        need_room = {m for m in new if not _takes_all(state, m, on_rack, joker_layoffs)}
+        need_room = {m for m in new if not _takes_all(state, m, on_rack)}
     for step in layoffs:
         if every:
             yield step
@@ -276,20 +275,12 @@ def _moves(state: GameState) -> Iterator[Step]:
             yield step
 
 
-def _takes_all(
-    state: GameState, meld: int, jokers: list[int], listed: dict[tuple[int, int], LayOff]
-) -> bool:
+def _takes_all(state: GameState, meld: int, jokers: list[int]) -> bool:
     """The jokers ``jokers`` (on the rack) can all be laid off on the turn's meld
-    ``meld``, one after the other: the first by a lay-off listed in ``state``
-    (``listed``), the next ones checked by the engine."""
-    first, rest = jokers[0], jokers[1:]
-    step = listed.get((first, meld))
-    if step is None:
-        return False
-    after = apply_or_none(state, step, listed=True)
-    if after is None:
-        return False
-    for joker in rest:
+    ``meld`` now, one after the other (each lay-off checked by the engine)."""
+    after: GameState | None = state
+    for joker in jokers:
+        assert after is not None
         for end in (End.LOW, End.HIGH, End.SET):
             laid = apply_or_none(after, LayOff(joker, meld, end))
             if laid is not None:
