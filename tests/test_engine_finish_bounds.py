@@ -234,3 +234,25 @@ def _judged(state: GameState, *, at_most: int) -> tuple[tuple[Step, ...], tuple[
 
 def texts_of(state: GameState) -> dict[str, Step]:
     return {str(step): step for step in legal_steps(state)}
+
+
+@pytest.mark.rule("JOLY-03")
+@pytest.mark.rule("RUPE-06")
+def test_a_set_of_this_turn_completed_frees_its_joker_for_the_picked_tile() -> None:
+    # rummy45, past the undo cap: the picked 4N's meld needs the joker.  Melding
+    # 2R' 2G' J' locks the joker in a 3-tile set; laying 2A on it completes the set,
+    # after which 2N' may take the joker's place (set_complete_and_swap_same_turn) and
+    # the joker goes into 4N's run.  The search tried that lay-off only on melds of
+    # earlier turns, so the meld was judged unfinishable and not listed (found by
+    # benchmarks/listed_digest.py).
+    game = serde.loads_game(
+        (POSITIONS / "rummy45-own-set-joker-unlocked.json").read_text(encoding="utf-8")
+    )
+    state = game.state
+    assert game.state.rules.set_complete_and_swap_same_turn
+    meld = texts_of(state)["meld 2R' 2G' J'"]
+    assert meld in game.legal_steps(state.current)  # past the cap: finishable only
+    after = _finish_oracle.apply_or_none(state, meld)
+    assert after is not None
+    assert "lay 2A on 2 set" in [str(step) for step in _finish._moves(after)]
+    assert _finish.finishable_after(state, meld, {})
