@@ -12,7 +12,8 @@ one made lately (:data:`_RECENT`):
 * of a smaller pool (a rack that lost tiles to a meld, a lay-off, a discard), the
   larger one's melds that still fit, in the same order;
 * of a pool with one more value (a rack that drew a tile), those and the melds that
-  hold the new value (:func:`~remi_rules.layouts` with ``near``), each put in its
+  hold the new value (:func:`~remi_rules._meld_catalogue.layouts_of` with ``near``),
+  each put in its
   place.
 
 A pool with a fixed joker (JOLY-05) is catalogued afresh."""
