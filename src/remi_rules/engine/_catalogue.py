@@ -13,8 +13,7 @@ one made lately (:data:`_RECENT`):
   larger one's melds that still fit, in the same order;
 * of a pool with one more value (a rack that drew a tile), those and the melds that
   hold the new value (:func:`~remi_rules._meld_catalogue.layouts_of` with ``near``),
-  each put in its
-  place.
+  each put in its place.
 
 A pool with a fixed joker (JOLY-05) is catalogued afresh."""
 
