@@ -115,7 +115,7 @@ def picked_out_of_reach(state: GameState) -> bool:
         pool = {*rack, *jokers}
         pool.discard(picked)
         values = jokers.get(picked) if picked in JOKER_IDS else (TILE_OF_ID[picked],)
-        if _may_justify_any(values, pool, own, jokers, rules, need):
+        if _may_justify(values, pool, own, jokers, rules, need):
             return False
         # ... or a meld of this turn it can be laid off on (or swapped into), grown by
         # rack tiles and jokers (melds on the table never merge: their tiles are not
@@ -144,7 +144,7 @@ def picked_out_of_reach(state: GameState) -> bool:
     if picked in jokers:
         pool = {*rack, *jokers}
         pool.discard(picked)
-        return not _may_justify_any(jokers[picked], pool, own, jokers, rules, need)
+        return not _may_justify(jokers[picked], pool, own, jokers, rules, need)
     return True  # no step takes a numbered tile off the table
 
 
@@ -311,7 +311,7 @@ def _may_grow(
     return False
 
 
-def _may_justify_any(
+def _may_justify(
     values: tuple[Tile, ...] | None,
     pool: set[int],
     own: set[int],
@@ -319,29 +319,19 @@ def _may_justify_any(
     rules: Ruleset,
     need: int,
 ) -> bool:
-    """:func:`_may_justify` for a picked tile that may stand for any of ``values``
-    (``None``: a wild joker)."""
-    if values is None:
-        return _may_justify(None, pool, own, jokers, rules, need)
-    return any(_may_justify(v, pool, own, jokers, rules, need) for v in values)
-
-
-def _may_justify(
-    picked: Tile | None,
-    pool: set[int],
-    own: set[int],
-    jokers: _Jokers,
-    rules: Ruleset,
-    need: int,
-) -> bool:
     """A loose form of :func:`~remi_rules.rupere.can_justify` (True wherever it is):
-    some run or set of ``picked`` (``None``: a wild joker) and tiles of ``pool``
-    holds at least ``need`` tiles of ``own``, a fixed joker as its tile, the knobs on
-    runs and sets ignored, a run from the ace to the ace, wild jokers anywhere.  Linear
-    in the windows of ranks, where the exact catalogue of a big rack costs seconds."""
+    some run or set of the picked tile, standing for one of ``values`` (``None``: a
+    wild joker), and tiles of ``pool`` holds at least ``need`` tiles of ``own``, a
+    fixed joker as its tile, the knobs on runs and sets ignored, a run from the ace to
+    the ace, wild jokers anywhere.  Linear in the windows of ranks, where the exact
+    catalogue of a big rack costs seconds."""
     wild = _wild(pool, jokers)
     own_jokers = sum(1 for i in wild if i in own) if rules.take_meld_joker_counts_as_own else 0
-    return _may_justify_held(picked, _held(pool, own, jokers), len(wild), own_jokers, need)
+    held = _held(pool, own, jokers)
+    return any(
+        _may_justify_held(v, held, len(wild), own_jokers, need)
+        for v in ((None,) if values is None else values)
+    )
 
 
 def _may_justify_held(
