@@ -30,7 +30,17 @@ from test_solver_exact import (
     small_cases,
 )
 
-from remi_rules import FULL_SET, Ruleset, Tile, best_melds, best_opening, parse_tiles, variants
+from remi_rules import (
+    FULL_SET,
+    Ruleset,
+    Tile,
+    _by_ranks,
+    _rebuild,
+    best_melds,
+    best_opening,
+    parse_tiles,
+    variants,
+)
 from remi_rules import _partition as partition
 from remi_rules._bound import make_bound
 from remi_rules._by_ranks import Shared
@@ -222,6 +232,56 @@ def test_the_searches_agree_on_large_racks(size: int, count: int) -> None:
             fast = partition.solve(counts, rules, constraints=shape, fast_budget=10**9)
             slow = partition.solve(counts, rules, constraints=shape, fast_budget=0)
             assert fast == slow, (tiles_of(hand), shape)
+
+
+@pytest.mark.parametrize("states", [0, 6, 60])
+def test_questions_about_melds_at_once_may_be_dropped(
+    monkeypatch: pytest.MonkeyPatch, states: int
+) -> None:
+    # A question about a kind's melds at once (_rebuild.group_question) that expands
+    # more than GROUP_STATES states is dropped for the questions about each meld
+    # alone, at the first question or anywhere in the bisection: the answer is the one
+    # found when none is dropped, lay-offs, constraints and both objectives included.
+    dropped = [0]
+    plain = _rebuild.group_question
+
+    def counted(*args: int, **kwargs: int) -> bool:
+        try:
+            return plain(*args, **kwargs)  # type: ignore[arg-type]
+        except partition._OverBudget:
+            dropped[0] += 1
+            raise
+
+    monkeypatch.setattr(_rebuild, "group_question", counted)
+    rules = variants.get("clasic")
+    rng = random.Random(f"dropped:{states}")
+    for text in (
+        f"{_colour_run('R', 1, 13)} {_colour_run('G', 1, 13)} J J",
+        f"{_colour_run('R', 1, 10)} {_colour_run('R', 3, 12)} {_colour_run('A', 2, 9)} J",
+    ):
+        counts = partition.counts_of(parse_tiles(text))
+        fits = {f for f in range(partition.REAL_FIELDS) if counts[f] and rng.random() < 0.3}
+
+        def extra(f: int, fits: set[int] = fits) -> int:
+            return 321 if f in fits else 0
+
+        for shape in (partition.Constraints(), partition.Constraints(need=1, min_leftover=1)):
+            for tiles in (False, True):
+                answers = []
+                for limit in (states, 10**9):
+                    monkeypatch.setattr(_by_ranks, "GROUP_STATES", limit)
+                    answers.append(
+                        partition.solve(
+                            counts,
+                            rules,
+                            tiles_objective=tiles,
+                            constraints=shape,
+                            extra=extra,
+                            fast_budget=0,
+                        )
+                    )
+                assert answers[0] == answers[1], (text, shape, tiles)
+    assert dropped[0] > 0 or states == 60
 
 
 def tiles_of(hand: list[Tile]) -> str:

@@ -50,6 +50,9 @@ class Floor:
         )
 
 
+_Option = tuple[tuple[int, ...], Meld, tuple[Tile, ...]]
+"""A justifying meld: its ids, its analysis and its tiles' values."""
+
 _LeftOut = tuple[Counter[Tile], dict[int, int], int]
 """A justifying meld left out by its bound: its values, what may be laid off on it
 (by field, :func:`~remi_rules._hint_bound._fits`) and its points."""
@@ -152,15 +155,19 @@ class Search(Player):
         except RemiError:
             return
         seen: set[tuple[int, ...]] = set()
-        left_out: list[_LeftOut] = []
+        distinct: list[_Option] = []
         for ids, meld in options:
             if held - len(ids) < keep or any(i not in rack for i in ids):
                 continue
             values = tuple(values_of(state.table, ids))
             codes = tuple(t._code for t in values)
-            if codes in seen:
-                continue
-            seen.add(codes)
+            if codes not in seen:
+                seen.add(codes)
+                distinct.append((ids, meld, values))
+        if bounded:
+            distinct = self._undominated(sim, distinct)
+        left_out: list[_LeftOut] = []
+        for ids, meld, values in distinct:
             if left_out and self._extends(sim, ids, values, meld, left_out):
                 continue
             bound = self._bound_before(sim, ids, meld) if bounded else None
@@ -173,6 +180,27 @@ class Search(Player):
                     forced.bound = bound[0]
                 self._fill_take_note(forced)
                 yield forced
+
+    def _undominated(self, sim: Sim, options: list[_Option]) -> list[_Option]:
+        """``options`` (justifying melds as ids, analysis, values) in their order,
+        less each that only grows a smaller one of them by real tiles the rest of the
+        rack could lay off on it (:meth:`_extends`): the smaller meld's turn can lay
+        those tiles off, and the solver's split after it counts them, so its turn is
+        worth as much (docs/solver.md, "The hint").  A set holding a joker is no
+        smaller meld here (LIPI-07 may refuse lay-offs on it).  Without this, every
+        justifying meld is played out where no bound leaves one out (the stock out):
+        on a 73-tile rack after a rupere, 1,427 of them."""
+        if len(options) < 2:
+            return options
+        smaller: list[_LeftOut] = []
+        dropped: set[int] = set()
+        for k in sorted(range(len(options)), key=lambda k: len(options[k][0])):
+            ids, meld, values = options[k]
+            if smaller and self._extends(sim, ids, values, meld, smaller, real=True):
+                dropped.add(k)
+            elif meld.is_run or not any(t.is_joker for t in values):
+                smaller.append(self._left_out(sim, ids, values, meld))
+        return [option for k, option in enumerate(options) if k not in dropped]
 
     def _left_out(
         self, sim: Sim, ids: tuple[int, ...], values: Sequence[Tile], meld: Meld
@@ -194,6 +222,8 @@ class Search(Player):
         values: Sequence[Tile],
         grown: Meld,
         left_out: list[_LeftOut],
+        *,
+        real: bool = False,
     ) -> bool:
         """Whether the justifying meld ``ids`` (``values``, ``grown``) is one left out before
         (``left_out``) grown by tiles it could have taken as lay-offs (its bound's
@@ -201,12 +231,16 @@ class Search(Player):
         could not take at least as dearly.  Its bound is then no larger: the smaller
         meld's bound counts every split after the larger one, the grown tiles laid off
         instead, and keeps no tile more; so it is left out too (the floor only rises,
-        and a left-out value stays left out below it)."""
+        and a left-out value stays left out below it).  With ``real``, only grown by
+        tiles that are not jokers."""
         have = Counter(values)
         for base, fits, points in left_out:
             if not base <= have:
                 continue
-            gained = [partition.field_of(t) for t in (have - base).elements()]
+            grew = have - base
+            if real and any(t.is_joker for t in grew):
+                continue
+            gained = [partition.field_of(t) for t in grew.elements()]
             if not gained or any(f not in fits for f in gained):
                 continue
             if grown.points != points + sum(fits[f] for f in gained):

@@ -293,7 +293,7 @@ def solve(
         tuple[
             Callable[[int, int, int, int, int], int],
             Callable[..., bool],
-            Callable[..., bool],
+            Callable[..., bool | None],
             Callable[..., list[tuple[int, ...]] | None],
         ]
         | None

@@ -37,7 +37,7 @@ def reconstruct(
     tiles_objective: bool,
     best: Callable[[int, int, int, int, int], int],
     at_least: Callable[[int, int, int, int, int, int], bool],
-    at_least_in: Callable[[int, int, int, int, int, int, int], bool],
+    at_least_in: Callable[..., bool | None],
     witness: Callable[[int, int, int, int, int, int], list[tuple[int, ...]] | None] | None = None,
 ) -> tuple[int, list[int]] | None:
     """The split :func:`~remi_rules._partition._solve_constrained` returns, with
@@ -146,7 +146,7 @@ _NONE: Final = 99
 
 
 def _floor(
-    at_least_in: Callable[..., bool],
+    at_least_in: Callable[..., bool | None],
     question: tuple[int, int, int, int, int, int],
     kind: int,
     seconds: list[int],
@@ -158,22 +158,36 @@ def _floor(
     the runs up to a rank, asked at once), 14 if none of them can, or 0 (each run
     asked alone).  ``known`` (0 or more): a run of the kind whose second real rank it
     is (0: a joker) is known to hold the tile in an optimal split, so the floor is at
-    most that rank and the rank just below it is asked first."""
+    most that rank and the rank just below it is asked first.  A question about the
+    melds at once that ``at_least_in`` drops (None: past its states,
+    :data:`~remi_rules._by_ranks.GROUP_STATES`) leaves each meld to be asked alone."""
     if len(seconds) < _GROUP:
         return 0
-    if known < 0 and not at_least_in(*question, kind):
-        return _NONE
+    if known < 0:
+        some = at_least_in(*question, kind)
+        if some is None:
+            return 0
+        if not some:
+            return _NONE
     ranks = sorted({r for r in seconds if r})
     if len(ranks) < _BISECT:
         return 0
     if known > 0:
         ranks = [r for r in ranks if r < known]
-        if not ranks or not at_least_in(*question, kind, ranks[-1]):
+        if not ranks:
+            return known
+        below = at_least_in(*question, kind, ranks[-1])
+        if below is None:
+            return 0
+        if not below:
             return known
     lo, hi = 0, len(ranks)
     while lo < hi:
         mid = (lo + hi) // 2
-        if at_least_in(*question, kind, ranks[mid]):
+        up_to = at_least_in(*question, kind, ranks[mid])
+        if up_to is None:
+            return ranks[lo]  # the runs below it are refuted, the others not known
+        if up_to:
             hi = mid
         else:
             lo = mid + 1
