@@ -284,6 +284,38 @@ def test_questions_about_melds_at_once_may_be_dropped(
     assert dropped[0] > 0 or states == 60
 
 
+@pytest.mark.parametrize("preset", variants.names())
+def test_the_value_alone_is_the_splits_value(preset: str) -> None:
+    # partition.solve(melds=False), as can_close_with asks it: the value (or None)
+    # of the split with its melds, for both searches' hands (small ones and ones past
+    # FAST_MAX_TILES), lay-offs, an opening's points and sets, and both objectives.
+    rules = variants.get(preset)
+    rng = random.Random(f"value-alone:{preset}")
+    shapes = (
+        partition.Constraints(min_leftover=1),
+        partition.Constraints(need=1, min_leftover=2, min_points=51, max_sets=1),
+        partition.Constraints(min_points=200),
+    )
+    for size in (12, 14, 44):
+        hand = [FULL_SET[i] for i in rng.sample(range(106), size)]
+        counts = partition.counts_of(hand)
+        fits = {f for f in range(partition.REAL_FIELDS) if counts[f] and rng.random() < 0.2}
+
+        def extra(f: int, fits: set[int] = fits) -> int:
+            return 1 if f in fits else 0
+
+        for shape in shapes:
+            for tiles in (False, True):
+                whole = partition.solve(counts, rules, tiles_objective=tiles, constraints=shape)
+                alone = partition.solve(
+                    counts, rules, tiles_objective=tiles, constraints=shape, melds=False
+                )
+                assert (whole and whole[0]) == (alone and alone[0]), (tiles_of(hand), shape)
+        laid = partition.solve(counts, rules, tiles_objective=True, extra=extra)
+        value = partition.solve(counts, rules, tiles_objective=True, extra=extra, melds=False)
+        assert laid is not None and value is not None and laid[0] == value[0]
+
+
 def tiles_of(hand: list[Tile]) -> str:
     return " ".join(str(t) for t in hand)
 

@@ -244,6 +244,7 @@ def solve(
     fast_budget: int | None = None,
     catalogued: Sequence[Candidate] | None = None,
     shared: Shared | None = None,
+    melds: bool = True,
 ) -> tuple[int, tuple[Candidate, ...]] | None:
     """The best split of the hand ``counts`` (105 fields) into melds.
 
@@ -268,16 +269,18 @@ def solve(
     ``catalogued``: the hand's meld catalogue (:func:`catalogue` of ``counts``, in any
     order), when the caller has it already; ``shared``: the search by ranks' memos
     kept across a caller's calls (:class:`~remi_rules._by_ranks.Shared`); the answer
-    is the same either way."""
+    is the same either way.  With ``melds`` false only the value is sure: the melds
+    may be left out (the search by ranks then skips the tie-break's questions)."""
     prep = _prepare(counts, rules, tiles_objective, constraints, extra, catalogued)
     if fast_budget is None:
         # Past FAST_MAX_TILES tiles the fast search's remainders are dear and its turns
-        # rarely win: the search by ranks alone; where every tile is worth one, after
-        # one turn of the fast search (it stops at a remainder placed whole).
+        # rarely win: the search by ranks alone; where every tile is worth one and the
+        # melds are asked, after one turn of the fast search (it stops at a remainder
+        # placed whole; the search by ranks' value alone then needs no such turn).
         if sum(counts) <= FAST_MAX_TILES:
             fast, ranks = FAST_BUDGET, RANK_BUDGET
         else:
-            fast, ranks = (CAPPED_BUDGET if prep.capped else 0), None
+            fast, ranks = (CAPPED_BUDGET if prep.capped and melds else 0), None
     else:
         fast, ranks = fast_budget, None
     # The searches' memos belong to this call: emptied before it returns (the
@@ -314,7 +317,7 @@ def solve(
                     pass
             if searcher is None:
                 from ._by_ranks import by_ranks  # (imports this module)
-                from ._rebuild import reconstruct
+                from ._rebuild import reconstruct, value_of
 
                 searcher = by_ranks(
                     counts,
@@ -329,7 +332,11 @@ def solve(
                 )
             allowance[0] = ranks if ranks is not None else 1 << 62
             try:
-                found = reconstruct(prep, constraints, tiles_objective, *searcher)
+                if melds:
+                    found = reconstruct(prep, constraints, tiles_objective, *searcher)
+                else:
+                    total = value_of(prep, constraints, tiles_objective, searcher[0])
+                    found = None if total is None else (total, [])
                 break
             except _OverBudget:
                 pass

@@ -14,7 +14,7 @@ from ._field_moves import _D_TOP, _MARK_NEXT, _MARK_TOP, _MARKED, _NO_RUNS, _Sta
 from ._meld_catalogue import REAL_FIELDS
 from ._partition import NEED_ACE_SET, NEED_RUN, NEED_SET, Constraints, _Prepared
 
-__all__ = ["group_question", "kinds_of", "reconstruct"]
+__all__ = ["group_question", "kinds_of", "reconstruct", "value_of"]
 
 
 def kinds_of(prep: _Prepared, constraints: Constraints) -> tuple[list[int], list[int], int]:
@@ -57,14 +57,11 @@ def reconstruct(
     second = [
         m.key[0][1] // 4 + 1 if m.is_run and m.key[0][1] < REAL_FIELDS else 0 for m in prep.melds
     ]
-    min_points = constraints.min_points
-    track_points = tiles_objective and min_points > 0
-    need, keep = constraints.need, constraints.min_leftover
-    points = min_points if track_points else 0
+    need, keep, points = _root(constraints, tiles_objective)
     sets = 0
     s = prep.start
-    total = best(s, need, keep, points, sets)
-    if total < 0:
+    total = value_of(prep, constraints, tiles_objective, best)
+    if total is None:
         return None
     target = total
     path: list[int] = []
@@ -128,9 +125,33 @@ def reconstruct(
         else:
             s -= unit[low]
             keep = keep - 1 if keep else 0
+    return total, path
+
+
+def _root(constraints: Constraints, tiles_objective: bool) -> tuple[int, int, int]:
+    """The whole hand's need, tiles to keep and points still to track (with the
+    tiles objective, the points an opening needs are part of the state)."""
+    min_points = constraints.min_points
+    points = min_points if tiles_objective and min_points > 0 else 0
+    return constraints.need, constraints.min_leftover, points
+
+
+def value_of(
+    prep: _Prepared,
+    constraints: Constraints,
+    tiles_objective: bool,
+    best: Callable[[int, int, int, int, int], int],
+) -> int | None:
+    """The value :func:`reconstruct` returns with its split, without the split (None
+    when no split meets ``constraints``, or its points fall short of the opening's)."""
+    need, keep, points = _root(constraints, tiles_objective)
+    total = best(prep.start, need, keep, points, 0)
+    if total < 0:
+        return None
+    min_points = constraints.min_points
     if not tiles_objective and min_points and total // 64 < min_points:
         return None
-    return total, path
+    return total
 
 
 _GROUP: Final = 12

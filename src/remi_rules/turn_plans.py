@@ -154,10 +154,18 @@ def can_close_with(
     completions = list(_completions(picked, rack, also, rules, value))
     if not opening and _closes_within(most[1], completions, value(picked), rules):
         return True
+    from ._by_ranks import Shared  # (only where the solver is asked again)
+
+    # The rests are parts of one hand: one set of the search by ranks' memos serves
+    # them all, and only their values are asked (no tie-break).
+    shared = Shared()
     for meld, rest in completions:
         tiles = sum(rest)
         if tiles < 1:
             continue
+        left = [partition.tile_of_field(f) for f, n in enumerate(rest) for _ in range(n)]
+        if len(never_placed(left, left, laid, rules.ace_high_run)) >= 2:
+            continue  # (as for the whole hand)
         shapes = opening_classes(rules, [meld]) if opening else (partition.Constraints(),)
         for shape in shapes:
             # Most tiles placed (melded or laid off) with one kept back: a close when
@@ -168,6 +176,8 @@ def can_close_with(
                 tiles_objective=True,
                 constraints=shape._replace(min_leftover=1),
                 extra=extra,
+                shared=shared,
+                melds=False,
             )
             if found is not None and found[0] == tiles - 1:
                 return True
