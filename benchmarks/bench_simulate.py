@@ -6,6 +6,8 @@ Usage::
     python benchmarks/bench_simulate.py [--rounds 10000] [--jobs 2]
                                         [--preset clasic ...] [--bots random ...]
                                         [--steps-rounds 50]
+    python benchmarks/bench_simulate.py --round-times 10000 [--first-seed 1]
+                                        [--preset clasic ...]
 
 * For each preset and each ``--bots`` name (all four seats that bot), the wall time
   of ``remi-rules simulate --variant P --rounds N --jobs K --bots B,B,B,B --format json
@@ -16,6 +18,11 @@ Usage::
 * The engine's cost per step: ``--steps-rounds`` random online rounds (each runs to
   the 400-turn cap, END-04) played in this process, in microseconds of CPU per
   applied step, view and bot's choice included.
+
+* ``--round-times N``: the rounds ``remi-rules simulate --bots random,random`` (and
+  ``random,random,random``) plays, ``N`` seeds per preset and seat count, each timed
+  alone in this process (CPU): the slowest round and how many took over 2 s (target,
+  issue 13: none, over 10,000 rounds per configuration).
 
 A noisy machine (shared cores) moves wall times by tens of per cent from one run to
 the next; compare runs made back to back.  The last line printed is one JSON object.
@@ -77,6 +84,49 @@ def step_cost(rounds: int) -> dict[str, float]:
     return {"rounds": rounds, "steps": steps, "us_per_step": round(cpu / steps * 1e6, 2)}
 
 
+ROUND_LIMIT_S = 2.0
+
+
+def round_times(presets: list[str], rounds: int, first: int) -> list[dict[str, Any]]:
+    """Per preset and 2 or 3 random bots: CPU seconds of each of ``rounds`` seeded
+    rounds (the simulator's own :func:`~remi_rules.sim.tasks.run_round`)."""
+    from remi_rules import variants
+    from remi_rules.sim.tasks import run_round
+
+    rows: list[dict[str, Any]] = []
+    for preset in presets:
+        rules = variants.get(preset)
+        for players in (2, 3):
+            bots = ("random",) * players
+            times: list[tuple[float, int]] = []
+            for seed in range(first, first + rounds):
+                cpu = time.process_time()
+                run_round(rules, bots, seed)
+                times.append((time.process_time() - cpu, seed))
+            times.sort()
+            slowest, seed = times[-1]
+            over = [s for t, s in times if t > ROUND_LIMIT_S]
+            rows.append(
+                {
+                    "preset": preset,
+                    "players": players,
+                    "rounds": rounds,
+                    "median_ms": round(1000 * times[len(times) // 2][0], 2),
+                    "slowest_s": round(slowest, 3),
+                    "slowest_seed": seed,
+                    "over_2_s": len(over),
+                    "over_2_s_seeds": over[:10],
+                }
+            )
+            print(
+                f"{preset:8} {players} random bots, {rounds} rounds: slowest {slowest:.2f} s"
+                f" (seed {seed}), {len(over)} over {ROUND_LIMIT_S:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=TARGET_ROUNDS)
@@ -84,9 +134,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preset", action="append", dest="presets")
     parser.add_argument("--bots", action="append", dest="bots")
     parser.add_argument("--steps-rounds", type=int, default=50)
+    parser.add_argument("--round-times", type=int, default=0, metavar="N")
+    parser.add_argument("--first-seed", type=int, default=1)
     args = parser.parse_args(argv)
     presets = args.presets or ["clasic", "online", "rummy45"]
     teams = args.bots or ["random"]
+    if args.round_times:
+        timed = round_times(presets, args.round_times, args.first_seed)
+        print(json.dumps({"benchmark": "simulate round times", "rows": timed}))
+        return 0
 
     rows: list[dict[str, Any]] = []
     for bots in teams:

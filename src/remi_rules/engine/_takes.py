@@ -10,6 +10,7 @@ import attrs
 
 from .. import rupere
 from .._slots import maker, replacer
+from .._take_melds import justifying, valuer
 from ..errors import (
     IllegalStepError,
     InvalidTakeError,
@@ -17,6 +18,7 @@ from ..errors import (
     TakeErrorCode,
 )
 from ..lipire import might_fit
+from ..melds import arrange_meld
 from ..ruleset import (
     Ruleset,
     StockExhausted,
@@ -258,19 +260,28 @@ def _any_meld_rules(rules: Ruleset) -> Ruleset:
 
 
 def _usable_for_layoff(state: GameState, index: int) -> bool:
-    """``take_discard_may_layoff``: the row tile at ``index`` fits a meld on the table,
-    or makes a meld with rack tiles (or onto one made of them this turn)."""
+    """``take_discard_may_layoff``: the take's obligation can be met (RUPE-01, RUPE-08).
+    The row tile at ``index`` fits a meld on the table; or it is in a new meld the
+    obligation accepts (:func:`~remi_rules.rupere.can_justify`, its own tiles
+    counted); or it can be laid off on a new meld made this turn of other tiles (the
+    rack's and the rupere's): a meld of four tiles or more holding it whose other
+    tiles are a meld.  (A three-tile meld holding it is the meld the obligation
+    judges, so its own tiles count there.)"""
     picked = state.row[index]
     if layable_ids(state, (picked,), state.current):
         return True
     seat = state.seats[state.current]
-    return rupere.can_justify(
-        picked,
-        seat.rack,
-        _any_meld_rules(state.rules),
-        also_taken=state.row[index + 1 :],
-        jokers=state.table.jokers,
-    )
+    also = state.row[index + 1 :]
+    jokers = state.table.jokers
+    rules = state.rules
+    if rupere.can_justify(picked, seat.rack, rules, also_taken=also, jokers=jokers):
+        return True
+    value = valuer(jokers)
+    left = len(seat.rack) + len(also)  # the tiles besides the picked one
+    for ids, _ in justifying(picked, seat.rack, _any_meld_rules(rules), also, (), value):
+        if 4 <= len(ids) <= left and arrange_meld([value(i) for i in ids if i != picked], rules):
+            return True
+    return False
 
 
 def may_take_atu(state: GameState) -> bool:

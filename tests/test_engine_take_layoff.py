@@ -1,0 +1,93 @@
+"""A take from the row under ``take_discard_may_layoff`` (RUPE-01, RUPE-08): the engine
+accepts it only where its obligation can be met, so an accepted take always leaves a
+turn that can end.
+
+The case: the wide runs' house rules, seed 6691 (tests/reliability_play.py), where an
+opened seat could take a rupere whose picked tile made a three-tile meld with the
+rupere's own tiles only (``take_meld_min_own_tiles`` 2 counts none of them) and could
+be laid off nowhere: the take was accepted, no turn after it could end, and past the
+undo cap the seat had no legal step (the round stuck).  The position is the same
+seat's rupere at an earlier turn of that round (tests/data/positions).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import attrs
+import pytest
+
+from remi_rules import serde, variants
+from remi_rules.engine import Draw, Game, Phase, Rupere, TakeLastDiscard
+from remi_rules.errors import IllegalStepError
+
+POSITIONS = Path(__file__).resolve().parent / "data" / "positions"
+
+
+def dead_end() -> Game:
+    return serde.loads_game(
+        (POSITIONS / "house-layoff-take-dead-end.json").read_text(encoding="utf-8")
+    )
+
+
+@pytest.mark.rule("RUPE-08")
+def test_a_take_whose_obligation_cannot_be_met_is_refused() -> None:
+    game = dead_end()
+    state = game.state
+    assert state.rules.take_discard_may_layoff and state.seats[state.current].opened
+    assert state.rules.take_meld_min_own_tiles == 2
+    # 4A (row index 4) would make 2A 3A 4A only of the rupere's tiles, and no meld
+    # takes it as a lay-off.
+    with pytest.raises(IllegalStepError) as refused:
+        game.verify(Rupere(4))
+    assert refused.value.code.value == "take_cannot_justify"
+    takes = [s for s in game.legal_steps() if isinstance(s, Rupere | TakeLastDiscard)]
+    assert takes
+    for step in takes:
+        assert game.is_finishable(step), step
+
+
+def _takes_are_finishable(rules_name: str, seed: int, rounds: int) -> int:
+    """Random rounds under ``rules_name`` with ``take_discard_may_layoff``: at each take
+    of an opened seat, every listed row take can lead to the turn's end; the number
+    of takes checked."""
+    rules = attrs.evolve(variants.get(rules_name), take_discard_may_layoff=True)
+    rng = random.Random(f"layoff-takes-{rules_name}-{seed}")
+    checked = 0
+    for k in range(rounds):
+        game = Game.new(rules, 2, seed=f"{seed}-{k}")
+        for _ in range(400):
+            if game.over:
+                break
+            state = game.state
+            steps = game.legal_steps(state.current)
+            if state.phase is Phase.TAKE and state.seats[state.current].opened:
+                for step in steps:
+                    if isinstance(step, Rupere | TakeLastDiscard):
+                        checked += 1
+                        assert game.is_finishable(step), (rules_name, seed, k, step)
+            # Draw where it can (a short round), else a random step.
+            draw = [s for s in steps if isinstance(s, Draw)]
+            game.apply(draw[0] if draw and rng.random() < 0.7 else rng.choice(steps))
+    return checked
+
+
+@pytest.mark.rule("RUPE-08")
+@pytest.mark.parametrize(
+    "preset",
+    [
+        "clasic",
+        pytest.param(
+            "rummy45",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="open (issue 12): rummy45 round 1-1 lists a 15-tile rupere "
+                "(Rupere(38), a joker among the tiles) after which no turn can end; "
+                "END-01 should count only takes whose turn can end",
+            ),
+        ),
+    ],
+)
+def test_every_accepted_take_can_end_its_turn(preset: str) -> None:
+    assert _takes_are_finishable(preset, 1, 3) > 0
