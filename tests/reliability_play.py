@@ -5,13 +5,16 @@ random accepted house rules.  ``python tests/reliability_play.py`` runs the wide
 version by hand (the sizes of :data:`WIDE_SIZES`, or those of the environment:
 ``REMI_WIDE_EVERY``, ``REMI_WIDE_SAMPLED``, ``REMI_WIDE_HOUSE``, ``REMI_WIDE_SEED``;
 ``REMI_WIDE_ONLY=rummy45`` runs the jobs of one preset, or ``house``, so that two
-processes can share the work; a line every ``REMI_WIDE_CHUNK`` rounds)."""
+processes can share the work; a line every ``REMI_WIDE_CHUNK`` rounds;
+``REMI_WIDE_ROUND_LIMIT=S`` stops a round after ``S`` seconds of CPU and lists it as
+slow, so that one slow round does not hold up the run)."""
 
 from __future__ import annotations
 
 import enum
 import os
 import random
+import signal
 import sys
 import time
 from collections import Counter
@@ -169,6 +172,7 @@ class Tally:
     failures: list[str] = field(default_factory=list)
     engine_bugs: Counter[str] = field(default_factory=Counter)
     kinds: Counter[str] = field(default_factory=Counter)
+    slow: list[str] = field(default_factory=list)
 
 
 def run_rounds(
@@ -180,6 +184,7 @@ def run_rounds(
     sampled: int = 20,
     seed0: int = 0,
     tally: Tally | None = None,
+    limit: float = 0.0,
 ) -> Tally:
     """``rounds`` seeded rounds (2, 3, 4 players in turn): save and load after every
     step (``every_step``) or after ``sampled`` random steps of each round (and at its
@@ -213,6 +218,8 @@ def run_rounds(
                     t.failures.append(f"{where}: {err}")
                     raise _Stop from None
 
+        if limit:
+            signal.setitimer(signal.ITIMER_PROF, limit)
         try:
             if every_step:
                 on_step(game)
@@ -220,6 +227,8 @@ def run_rounds(
             check_record(game)
         except _Stop:
             pass
+        except _Slow:
+            t.slow.append(f"{label} seed {seed}: over {limit:g} s at turn {game.state.turn}")
         except AssertionError as err:
             if "listed but refused" in str(err) or "no legal step" in str(err):
                 t.engine_bugs[str(err)[:100]] += 1
@@ -227,6 +236,9 @@ def run_rounds(
                 t.failures.append(f"{label} seed {seed}: {err}")
         except Exception as err:  # an engine exception while playing
             t.engine_bugs[f"{type(err).__name__}: {str(err)[:80]}"] += 1
+        finally:
+            if limit:
+                signal.setitimer(signal.ITIMER_PROF, 0)
         t.rounds += 1
         for step in game.record().steps:
             t.kinds[step.kind] += 1
@@ -235,6 +247,15 @@ def run_rounds(
 
 class _Stop(Exception):
     pass
+
+
+class _Slow(BaseException):
+    """A round past ``REMI_WIDE_ROUND_LIMIT`` (a BaseException: no handler of the
+    library's catches it)."""
+
+
+def _too_slow(signum: int, frame: object) -> None:
+    raise _Slow
 
 
 WIDE_SIZES = {"every": 300, "sampled": 10_000, "house": 10_000}
@@ -253,6 +274,9 @@ def main() -> int:
         jobs.append((f"{preset} sampled", _always(rules), sampled, False))
     jobs.append(("house rules sampled", lambda s: random_rules(random.Random(s)), house, False))
     chunk = int(os.environ.get("REMI_WIDE_CHUNK", "250"))
+    limit = float(os.environ.get("REMI_WIDE_ROUND_LIMIT", "0"))
+    if limit:
+        signal.signal(signal.SIGPROF, _too_slow)
     only = os.environ.get("REMI_WIDE_ONLY")  # e.g. "rummy45" or "house": those jobs alone
     for label, rules_of, rounds, every_step in jobs:
         if only and only not in label:
@@ -261,18 +285,32 @@ def main() -> int:
         t = Tally()
         for first in range(0, rounds, chunk):  # a line per chunk: a long run shows progress
             size = min(chunk, rounds - first)
-            run_rounds(rules_of, label, size, every_step=every_step, seed0=seed0 + first, tally=t)
+            run_rounds(
+                rules_of,
+                label,
+                size,
+                every_step=every_step,
+                seed0=seed0 + first,
+                tally=t,
+                limit=limit,
+            )
             took = time.perf_counter() - start
             print(
                 f"{label}: {t.rounds} rounds, {t.steps} steps, {t.loads} loads, "
-                f"{len(t.failures)} loader failures, {sum(t.engine_bugs.values())} engine bugs "
-                f"in {took:.0f} s",
+                f"{len(t.failures)} loader failures, {sum(t.engine_bugs.values())} engine bugs, "
+                f"{len(t.slow)} slow in {took:.0f} s",
                 flush=True,
             )
+            for line in t.slow[-3:]:
+                print("    slow:", line, flush=True)
+            for bug, n in t.engine_bugs.most_common(3):
+                print(f"    engine: {n} x {bug}", flush=True)
         for line in t.failures[:5]:
             print("   ", line, flush=True)
         for bug, n in t.engine_bugs.most_common(5):
             print(f"    engine: {n} x {bug}", flush=True)
+        for line in t.slow:
+            print("    slow:", line, flush=True)
         total.failures += t.failures
         total.kinds.update(t.kinds)
     print("step kinds:", dict(total.kinds.most_common()), flush=True)
