@@ -141,24 +141,33 @@ def can_close_with(
     # One question first for every justifying meld: a split of the rest that keeps
     # one tile, with the meld beside it, is a split of the whole hand that keeps the
     # same tile; so no meld closes when the whole hand cannot place all but one.
+    # (Its value first, which most hands fail: the split only where it may close.)
+    from ._by_ranks import Shared  # (only where the solver is asked)
+
+    # The hand and the rests are parts of one hand: one set of the search by ranks'
+    # memos serves every question, and only values are asked but for the split below.
+    shared = Shared()
     whole = partition.counts_of(hand)
+    keep_one = partition.Constraints(min_leftover=1)
     most = partition.solve(
         whole,
         rules,
         tiles_objective=True,
-        constraints=partition.Constraints(min_leftover=1),
+        constraints=keep_one,
         extra=extra,
+        shared=shared,
+        melds=False,
     )
     if most is None or most[0] < sum(whole) - 1:
         return False
     completions = list(_completions(picked, rack, also, rules, value))
-    if not opening and _closes_within(most[1], completions, value(picked), rules):
-        return True
-    from ._by_ranks import Shared  # (only where the solver is asked again)
-
-    # The rests are parts of one hand: one set of the search by ranks' memos serves
-    # them all, and only their values are asked (no tie-break).
-    shared = Shared()
+    if not opening:
+        split = partition.solve(
+            whole, rules, tiles_objective=True, constraints=keep_one, extra=extra, shared=shared
+        )
+        assert split is not None
+        if _closes_within(split[1], completions, value(picked), rules):
+            return True
     for meld, rest in completions:
         tiles = sum(rest)
         if tiles < 1:
