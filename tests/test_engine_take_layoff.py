@@ -19,7 +19,17 @@ import attrs
 import pytest
 
 from remi_rules import serde, variants
-from remi_rules.engine import Draw, Game, Phase, Rupere, TakeLastDiscard
+from remi_rules.engine import (
+    Discard,
+    Draw,
+    EndReason,
+    Game,
+    Phase,
+    Rupere,
+    TakeLastDiscard,
+    transition,
+)
+from remi_rules.engine._finish_oracle import _NO_CHANCE
 from remi_rules.errors import IllegalStepError
 
 POSITIONS = Path(__file__).resolve().parent / "data" / "positions"
@@ -83,11 +93,31 @@ def _takes_are_finishable(rules_name: str, seed: int, rounds: int) -> int:
             marks=pytest.mark.xfail(
                 strict=True,
                 reason="open (issue 12): rummy45 round 1-1 lists a 15-tile rupere "
-                "(Rupere(38), a joker among the tiles) after which no turn can end; "
-                "END-01 should count only takes whose turn can end",
+                "(Rupere(38), a joker among the tiles) after which no turn can end; the "
+                "take's checks over-count (END-01 now ends a round where every take is "
+                "such)",
             ),
         ),
     ],
 )
 def test_every_accepted_take_can_end_its_turn(preset: str) -> None:
     assert _takes_are_finishable(preset, 1, 3) > 0
+
+
+@pytest.mark.rule("END-01")
+@pytest.mark.rule("ATU-06")
+def test_the_round_ends_when_no_take_can_end_the_turn() -> None:
+    # rummy45, seed 9668 of the wide runs: the stock is out, and after this discard
+    # the next seat's only take is the atu (4G), which its own check accepts (two 1N
+    # counted as lay-offs on one run end) though no close exists; the seat used to
+    # take and undo until the undo cap, then had no step.  The round ends instead.
+    game = serde.loads_game(
+        (POSITIONS / "rummy45-stock-out-atu-take-cannot-close.json").read_text(encoding="utf-8")
+    )
+    assert not game.state.stock
+    discard = Discard(42)
+    after, _ = transition.apply_step(game.state, discard, _NO_CHANCE)
+    assert after.end is not None and after.end.reason is EndReason.STOCK_EXHAUSTED
+    game.apply(discard)
+    assert game.over and game.state.end is not None
+    assert game.state.end.reason is EndReason.STOCK_EXHAUSTED

@@ -209,11 +209,24 @@ def _end_turn(
         fresh_turn(nxt, number, nseat.rack, nseat.opened),
     )
     events.append(_turn_started(nxt, number))
-    if not new.stock and not can_reshuffle(new) and not any_row_take(new):
+    if not new.stock and not can_reshuffle(new) and not _may_take(new):
         end = RoundEnd(EndReason.STOCK_EXHAUSTED)
         events.append(RoundEnded(end.reason, racks=tuple(seat.rack for seat in new.seats)))
         return round_over(new, end), events
     return new, events
+
+
+def _may_take(state: GameState) -> bool:
+    """END-01 with the stock out: the player to move has a take from the row or the
+    atu after which his turn can end (:func:`~remi_rules.engine._finish.can_finish`).
+    A take the rules accept but after which no turn can end (a close the take's own
+    check over-counts, a lay-off that cannot be made) is no way to play on: without
+    this, the seat could only take and undo, and past the undo cap had no step."""
+    if not any_row_take(state):
+        return False
+    from ._finish import can_finish  # (imports this module's neighbours)
+
+    return can_finish(state)
 
 
 # The end of a turn's copies (its fields, then the values in that order; the hot path).
