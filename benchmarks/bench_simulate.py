@@ -22,7 +22,8 @@ Usage::
 * ``--round-times N``: the rounds ``remi-rules simulate --bots random,random`` (and
   ``random,random,random``) plays, ``N`` seeds per preset and seat count, each timed
   alone in this process (CPU): the slowest round and how many took over 2 s (target,
-  issue 13: none, over 10,000 rounds per configuration).
+  issue 13: none, over 10,000 rounds per configuration); ``--round-limit S`` stops a
+  round after ``S`` seconds (listed among those over 2 s, timed at the limit).
 
 A noisy machine (shared cores) moves wall times by tens of per cent from one run to
 the next; compare runs made back to back.  The last line printed is one JSON object.
@@ -87,12 +88,27 @@ def step_cost(rounds: int) -> dict[str, float]:
 ROUND_LIMIT_S = 2.0
 
 
-def round_times(presets: list[str], rounds: int, first: int) -> list[dict[str, Any]]:
+class _Stopped(BaseException):
+    """A round stopped at ``--round-limit`` (no handler of the library's catches it)."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Stopped
+
+
+def round_times(
+    presets: list[str], rounds: int, first: int, limit: float = 0.0
+) -> list[dict[str, Any]]:
     """Per preset and 2 or 3 random bots: CPU seconds of each of ``rounds`` seeded
-    rounds (the simulator's own :func:`~remi_rules.sim.tasks.run_round`)."""
+    rounds (the simulator's own :func:`~remi_rules.sim.tasks.run_round`); with
+    ``limit``, a round is stopped after that many CPU seconds (counted at the limit)."""
+    import signal
+
     from remi_rules import variants
     from remi_rules.sim.tasks import run_round
 
+    if limit:
+        signal.signal(signal.SIGPROF, _stop)
     rows: list[dict[str, Any]] = []
     for preset in presets:
         rules = variants.get(preset)
@@ -101,7 +117,15 @@ def round_times(presets: list[str], rounds: int, first: int) -> list[dict[str, A
             times: list[tuple[float, int]] = []
             for seed in range(first, first + rounds):
                 cpu = time.process_time()
-                run_round(rules, bots, seed)
+                if limit:
+                    signal.setitimer(signal.ITIMER_PROF, limit)
+                try:
+                    run_round(rules, bots, seed)
+                except _Stopped:
+                    pass
+                finally:
+                    if limit:
+                        signal.setitimer(signal.ITIMER_PROF, 0)
                 times.append((time.process_time() - cpu, seed))
             times.sort()
             slowest, seed = times[-1]
@@ -136,11 +160,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps-rounds", type=int, default=50)
     parser.add_argument("--round-times", type=int, default=0, metavar="N")
     parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--round-limit", type=float, default=0.0, metavar="S")
     args = parser.parse_args(argv)
     presets = args.presets or ["clasic", "online", "rummy45"]
     teams = args.bots or ["random"]
     if args.round_times:
-        timed = round_times(presets, args.round_times, args.first_seed)
+        timed = round_times(presets, args.round_times, args.first_seed, args.round_limit)
         print(json.dumps({"benchmark": "simulate round times", "rows": timed}))
         return 0
 
