@@ -138,15 +138,15 @@ def can_close_with(
     laid = {t for t in hand if partition.field_of(t) in fits}
     if len(never_placed(hand, hand, laid, rules.ace_high_run)) >= 2:
         return False
-    # One question first for every justifying meld: a split of the rest that keeps
-    # one tile, with the meld beside it, is a split of the whole hand that keeps the
-    # same tile; so no meld closes when the whole hand cannot place all but one.
-    # (Its value first, which most hands fail: the split only where it may close.)
     from ._by_ranks import Shared  # (only where the solver is asked)
 
     # The hand and the rests are parts of one hand: one set of the search by ranks'
     # memos serves every question, and only values are asked but for the split below.
     shared = Shared()
+    # One question first for every justifying meld: a split of the rest that keeps
+    # one tile, with the meld beside it, is a split of the whole hand that keeps the
+    # same tile; so no meld closes when the whole hand cannot place all but one (its
+    # value, which most hands fail; its split only where it may close).
     whole = partition.counts_of(hand)
     keep_one = partition.Constraints(min_leftover=1)
     most = partition.solve(
