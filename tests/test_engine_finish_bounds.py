@@ -19,12 +19,11 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Hashable
-from pathlib import Path
 
 import pytest
+from saved_positions import load_position
 from test_engine_finishable import TooBig, brute_can_end, small_positions
 
-from remi_rules import serde
 from remi_rules.engine import (
     Game,
     GameState,
@@ -40,7 +39,6 @@ from remi_rules.engine.legal import can_end_turn, legal_steps
 from remi_rules.lipire import End
 
 WIDE = bool(os.environ.get("REMI_WIDE"))
-POSITIONS = Path(__file__).resolve().parent / "data" / "positions"
 
 
 @pytest.mark.rule("ATU-06")
@@ -78,9 +76,7 @@ def test_a_bound_never_stops_a_turn_that_can_end(seed: int) -> None:
 @pytest.mark.rule("ATU-06")
 @pytest.mark.rule("RUPE-06")
 def test_an_atu_take_that_must_close_is_judged_by_few_positions() -> None:
-    game = serde.loads_game(
-        (POSITIONS / "rummy45-atu-close-12-tiles.json").read_text(encoding="utf-8")
-    )
+    game = load_position("rummy45-atu-close-12-tiles.json")
     state = game.state
     table = state.table
     rack = state.seats[state.current].rack
@@ -113,9 +109,7 @@ def test_a_rupere_for_a_joker_with_a_big_rack(monkeypatch: pytest.MonkeyPatch) -
     # online: seat 3 broke the row at a joker and took 46 tiles (a 55-tile rack); the
     # joker's meld needs 2 of his 8 own tiles.  A joker swapped back is fixed as the
     # tile it stood for (JOLY-05), so it cannot go into just any meld.
-    game = serde.loads_game(
-        (POSITIONS / "online-rupere-46-tiles-picked-joker.json").read_text(encoding="utf-8")
-    )
+    game = load_position("online-rupere-46-tiles-picked-joker.json")
     state = game.state
     assert state.pending is not None and state.pending.obligation is not None
     picked = state.pending.obligation.picked
@@ -215,7 +209,7 @@ def test_a_swapped_joker_makes_useful_only_the_lay_offs_that_make_room_for_it() 
 def _stock_out(name: str, *, rack: int) -> tuple[Game, GameState]:
     """A saved position of a take's turn with the stock out, its rack of ``rack``
     tiles."""
-    game = serde.loads_game((POSITIONS / name).read_text(encoding="utf-8"))
+    game = load_position(name)
     state = game.state
     assert state.pending is not None and state.pending.obligation is not None
     assert len(state.seats[state.current].rack) == rack and not state.stock
@@ -245,9 +239,7 @@ def test_a_set_of_this_turn_completed_frees_its_joker_for_the_picked_tile() -> N
     # the joker goes into 4N's run.  The search tried that lay-off only on melds of
     # earlier turns, so the meld was judged unfinishable and not listed (found by
     # benchmarks/listed_digest.py).
-    game = serde.loads_game(
-        (POSITIONS / "rummy45-own-set-joker-unlocked.json").read_text(encoding="utf-8")
-    )
+    game = load_position("rummy45-own-set-joker-unlocked.json")
     state = game.state
     assert game.state.rules.set_complete_and_swap_same_turn
     meld = texts_of(state)["meld 2R' 2G' J'"]

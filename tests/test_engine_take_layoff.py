@@ -13,12 +13,12 @@ seat's rupere at an earlier turn of that round (tests/data/positions).
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import attrs
 import pytest
+from saved_positions import load_position
 
-from remi_rules import serde, variants
+from remi_rules import variants
 from remi_rules.engine import (
     Discard,
     Draw,
@@ -32,18 +32,10 @@ from remi_rules.engine import (
 from remi_rules.engine._finish_oracle import _NO_CHANCE
 from remi_rules.errors import IllegalStepError
 
-POSITIONS = Path(__file__).resolve().parent / "data" / "positions"
-
-
-def dead_end() -> Game:
-    return serde.loads_game(
-        (POSITIONS / "house-layoff-take-dead-end.json").read_text(encoding="utf-8")
-    )
-
 
 @pytest.mark.rule("RUPE-08")
 def test_a_take_whose_obligation_cannot_be_met_is_refused() -> None:
-    game = dead_end()
+    game = load_position("house-layoff-take-dead-end.json")
     state = game.state
     assert state.rules.take_discard_may_layoff and state.seats[state.current].opened
     assert state.rules.take_meld_min_own_tiles == 2
@@ -111,9 +103,7 @@ def test_the_round_ends_when_no_take_can_end_the_turn() -> None:
     # the next seat's only take is the atu (4G), which its own check accepts (two 1N
     # counted as lay-offs on one run end) though no close exists; the seat used to
     # take and undo until the undo cap, then had no step.  The round ends instead.
-    game = serde.loads_game(
-        (POSITIONS / "rummy45-stock-out-atu-take-cannot-close.json").read_text(encoding="utf-8")
-    )
+    game = load_position("rummy45-stock-out-atu-take-cannot-close.json")
     assert not game.state.stock
     discard = Discard(42)
     after, _ = transition.apply_step(game.state, discard, _NO_CHANCE)

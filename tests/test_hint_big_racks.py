@@ -14,21 +14,17 @@ by a bound since the round may end after the turn).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 import pytest
+from saved_positions import load_position
 
-from remi_rules import _hint_bound, hint, serde
+from remi_rules import _hint_bound, hint
 from remi_rules.engine import Game
 from remi_rules.melds import Meld
 
-POSITIONS = Path(__file__).resolve().parent / "data" / "positions"
-
 
 def big_rack() -> Game:
-    return serde.loads_game(
-        (POSITIONS / "clasic-stock-out-45-tiles.json").read_text(encoding="utf-8")
-    )
+    return load_position("clasic-stock-out-45-tiles.json")
 
 
 def test_the_position_is_a_large_rack_with_the_stock_out() -> None:
