@@ -270,7 +270,8 @@ def solve(
     order), when the caller has it already; ``shared``: the search by ranks' memos
     kept across a caller's calls (:class:`~remi_rules._by_ranks.Shared`); the answer
     is the same either way.  With ``melds`` false only the value is sure: the melds
-    may be left out (the search by ranks then skips the tie-break's questions)."""
+    may be left out (the search by ranks then skips the tie-break's questions); where
+    they are given, they are the answer's."""
     prep = _prepare(counts, rules, tiles_objective, constraints, extra, catalogued)
     if fast_budget is None:
         # Past FAST_MAX_TILES tiles the fast search's remainders are dear and its turns

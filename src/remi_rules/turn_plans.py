@@ -162,11 +162,14 @@ def can_close_with(
         return False
     completions = list(_completions(picked, rack, also, rules, value))
     if not opening:
-        split = partition.solve(
-            whole, rules, tiles_objective=True, constraints=keep_one, extra=extra, shared=shared
-        )
-        assert split is not None
-        if _closes_within(split[1], completions, value(picked), rules):
+        split = most[1]  # (the fast search's answer carries it)
+        if not split:
+            full = partition.solve(
+                whole, rules, tiles_objective=True, constraints=keep_one, extra=extra, shared=shared
+            )
+            assert full is not None  # (the same question)
+            split = full[1]
+        if _closes_within(split, completions, value(picked), rules):
             return True
     for meld, rest in completions:
         tiles = sum(rest)
