@@ -787,7 +787,11 @@ def test_the_justifying_melds_are_those_of_the_whole_catalogue(name: str) -> Non
 
 
 def _closes_by_completions(
-    picked: int, rack: tuple[int, ...], rules: Ruleset, layable: tuple[int, ...]
+    picked: int,
+    rack: tuple[int, ...],
+    rules: Ruleset,
+    layable: tuple[int, ...],
+    also: tuple[int, ...] = (),
 ) -> bool:
     """can_close_with the long way: the solver asked about the rest of the hand beside
     every justifying meld (no question about the whole hand first)."""
@@ -796,7 +800,7 @@ def _closes_by_completions(
 
     fits = {partition.field_of(tile_of(i)) for i in layable}
     extra = (lambda f: 1 if f in fits else 0) if fits else None
-    for _, rest in _completions(picked, rack, (), rules, tile_of):
+    for _, rest in _completions(picked, rack, also, rules, tile_of):
         found = partition.solve(
             rest,
             rules,
@@ -830,6 +834,66 @@ def test_can_close_with_is_the_question_asked_beside_every_justifying_meld(name:
         assert can_close_with(picked, rack, rules, layable=layable) == want, (picked, rack)
         verdicts.add(want)
     assert verdicts == {True, False}
+
+
+@pytest.mark.rule("CLOSE-06")
+@pytest.mark.rule("RUPE-01")
+@pytest.mark.parametrize("name", PRESETS)
+@pytest.mark.parametrize("own", [1, 2])
+def test_the_justifying_melds_asked_about_close_when_any_does(name: str, own: int) -> None:
+    # can_close_with asks beside one justifying meld per set of tiles, and not beside
+    # a run that splits into a justifying run holding the taken tile and a valid meld
+    # (the short run's rest holds the other part as a meld): some meld it asks about
+    # leaves a rest that closes exactly when some justifying meld does.  Seeded hands
+    # of runs in two colours, row tiles taken along (not the player's own), one or
+    # two own tiles required.
+    import random
+
+    from remi_rules import _partition as partition
+    from remi_rules.turn_plans import _completions, _undominated
+
+    rules = evolve(variants.get(name), take_meld_min_own_tiles=own)
+    rng = random.Random(f"split-{name}-{own}")
+    runs = [i for i in range(106) if str(tile_of(i))[-1] in "RNJ"]
+
+    def closes(rest: list[int]) -> bool:
+        keep_one = partition.Constraints(min_leftover=1)
+        split = partition.split_reaching(
+            rest, rules, sum(rest) - 1, tiles_objective=True, constraints=keep_one
+        )
+        return split is not None
+
+    def dealt() -> list[int]:
+        # Runs of 3-8 tiles, a joker at times and one odd tile: hands that often close.
+        free: dict[str, list[int]] = {}
+        for i in runs[:-2]:
+            free.setdefault(str(tile_of(i)), []).append(i)
+        hand = [i for i in (104, 105) if rng.random() < 0.3]
+        for _ in range(rng.randint(2, 5)):
+            colour, length = rng.choice("RN"), rng.randint(3, 8)
+            low = rng.randint(1, 14 - length)
+            names = [f"{r}{colour}" for r in range(low, low + length)]
+            if all(free[n] for n in names):
+                hand += [free[n].pop() for n in names]
+        hand.append(rng.choice([i for ids in free.values() for i in ids]))
+        rng.shuffle(hand)
+        return hand
+
+    skipped = 0
+    verdicts = set()
+    for _ in range(30):
+        ids = dealt()
+        cut = rng.randrange(2, len(ids) - 1)
+        picked, rack, also = ids[0], tuple(ids[1:cut]), tuple(ids[cut:])
+        every = list(_completions(picked, rack, also, rules, tile_of))
+        asked = _undominated(every, tile_of(picked), rules)
+        assert all(pair in every for pair in asked)
+        want = any(closes(rest) for _, rest in every)
+        assert any(closes(rest) for _, rest in asked) == want, (picked, rack, also)
+        skipped += len(every) - len(asked)
+        verdicts.add(want)
+    assert verdicts == {True, False}
+    assert skipped > 100
 
 
 @pytest.mark.rule("ATU-06")

@@ -14,6 +14,7 @@ seeded hands, every adversarial family and more large racks."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -36,6 +37,7 @@ from remi_rules import (
     Tile,
     _by_ranks,
     _rebuild,
+    arrange_meld,
     best_melds,
     best_opening,
     parse_tiles,
@@ -314,6 +316,59 @@ def test_the_value_alone_is_the_splits_value(preset: str) -> None:
         laid = partition.solve(counts, rules, tiles_objective=True, extra=extra)
         value = partition.solve(counts, rules, tiles_objective=True, extra=extra, melds=False)
         assert laid is not None and value is not None and laid[0] == value[0]
+
+
+@pytest.mark.parametrize("preset", variants.names())
+def test_reaches_is_the_value_compared_with_the_goal(preset: str) -> None:
+    # partition.reaches, as can_close_with asks it: one threshold question whose
+    # answer is the solved value compared with the goal (None: never reached), on
+    # hands each search takes, with lay-offs and an opening's constraints.
+    rules = variants.get(preset)
+    rng = random.Random(f"reaches:{preset}")
+    shapes = (
+        partition.Constraints(min_leftover=1),
+        partition.Constraints(need=1, min_leftover=2, min_points=51, max_sets=1),
+    )
+    for size in (14, 44, 56):
+        hand = [FULL_SET[i] for i in rng.sample(range(106), size)]
+        counts = partition.counts_of(hand)
+        fits = {f for f in range(partition.REAL_FIELDS) if counts[f] and rng.random() < 0.2}
+
+        def extra(f: int, fits: set[int] = fits) -> int:
+            return 1 if f in fits else 0
+
+        # (Past 50 tiles only the closing question: the others are dear to solve.)
+        for shape in shapes if size < 50 else shapes[:1]:
+            for tiles in (False, True) if size < 50 else (True,):
+                for lay in (None, extra) if tiles else (None,):
+                    found = partition.solve(
+                        counts,
+                        rules,
+                        tiles_objective=tiles,
+                        constraints=shape,
+                        extra=lay,
+                        melds=False,
+                    )
+                    value = -1 if found is None else found[0]
+                    for goal in {0, value - 1, value, value + 1}:
+                        reached = partition.split_reaching(
+                            counts,
+                            rules,
+                            goal,
+                            tiles_objective=tiles,
+                            constraints=shape,
+                            extra=lay,
+                        )
+                        why = (tiles_of(hand), shape, tiles, goal)
+                        assert (reached is not None) == (value >= 0 and value >= goal), why
+                        if reached:  # (its split: valid melds of the hand's tiles)
+                            used = Counter(f for fields in reached for f in fields)
+                            assert all(used[f] <= counts[f] for f in used), why
+                            for fields in reached:
+                                tiles_in = map(partition.tile_of_field, fields)
+                                assert arrange_meld(tiles_in, rules), why
+                            if tiles and lay is None:
+                                assert sum(used.values()) >= goal, why
 
 
 def tiles_of(hand: list[Tile]) -> str:

@@ -70,6 +70,7 @@ __all__ = [
     "field_of",
     "solution_key",
     "solve",
+    "split_reaching",
     "tile_of_field",
 ]
 
@@ -350,6 +351,52 @@ def solve(
         return None
     value, path = found
     return value, tuple(prep.melds[i] for i in path if i >= 0)
+
+
+def split_reaching(
+    counts: Sequence[int],
+    rules: Ruleset,
+    goal: int,
+    *,
+    tiles_objective: bool = False,
+    constraints: Constraints = _NO_CONSTRAINTS,
+    extra: Callable[[int], int] | None = None,
+    shared: Shared | None = None,
+) -> tuple[tuple[int, ...], ...] | None:
+    """Whether :func:`solve` would give the hand ``counts`` a value of at least
+    ``goal``: None if not (or no split meets ``constraints``), else the melds of a
+    split that reaches it as sorted tuples of fields (lay-offs left out; empty where
+    the search kept none).  A yes-or-no question, which the search by ranks answers
+    with one threshold search instead of the searches that pin the value down, and
+    whose split it reads back from what that search proved (hands of more than
+    :data:`FAST_MAX_TILES` tiles; smaller ones are solved)."""
+    if sum(counts) <= FAST_MAX_TILES:
+        found = solve(
+            counts,
+            rules,
+            tiles_objective=tiles_objective,
+            constraints=constraints,
+            extra=extra,
+            shared=shared,
+            melds=False,
+        )
+        if found is None or found[0] < goal:
+            return None
+        return tuple(m.fields for m in found[1])
+    from ._by_ranks import by_ranks  # (imports this module)
+    from ._rebuild import reaches_goal
+
+    prep = _prepare(counts, rules, tiles_objective, constraints, extra, None)
+    memos: list[dict[Any, Any]] = []
+    allowance = [1 << 62]
+    try:
+        _, at_least, _, witness = by_ranks(
+            counts, prep, rules, constraints, tiles_objective, extra, memos, allowance, shared
+        )
+        return reaches_goal(prep, constraints, tiles_objective, at_least, witness, goal)
+    finally:
+        for memo in memos:
+            memo.clear()
 
 
 def _solve_plain(

@@ -154,6 +154,27 @@ def value_of(
     return total
 
 
+def reaches_goal(
+    prep: _Prepared,
+    constraints: Constraints,
+    tiles_objective: bool,
+    at_least: Callable[[int, int, int, int, int, int], bool],
+    witness: Callable[[int, int, int, int, int, int], list[tuple[int, ...]] | None],
+    goal: int,
+) -> tuple[tuple[int, ...], ...] | None:
+    """Whether :func:`value_of` would be at least ``goal`` (not None), asked as one
+    threshold question: None if not, else the melds of the split the question proved
+    (``witness``; empty if it holds none)."""
+    need, keep, points = _root(constraints, tiles_objective)
+    min_points = constraints.min_points
+    if not tiles_objective and min_points:
+        goal = max(goal, min_points * 64)
+    question = (prep.start, need, keep, points, 0, max(goal, 0))
+    if not at_least(*question):
+        return None
+    return tuple(meld for meld in witness(*question) or () if meld[0] >= 0)
+
+
 _GROUP: Final = 12
 """Melds of one kind asked about at once (:func:`_floor`) only from this many: each
 question about a group costs a few of those about one meld (measured: from 6, the

@@ -44,19 +44,49 @@ def _completions(
         yield meld, partition.counts_of(rest.elements())
 
 
+def _undominated(
+    completions: Sequence[tuple[Meld, list[int]]], picked: Tile, rules: Ruleset
+) -> list[tuple[Meld, list[int]]]:
+    """The justifying melds worth a question of their own when no opening is asked:
+    one per set of tiles (the rest is the same whatever a joker stands for), and no
+    run that splits into a justifying run holding ``picked`` and a valid meld (a close
+    with the long run is a close with the short one: the other part is a meld of the
+    short one's rest).  A taken joker is not split (either part may hold it)."""
+    by_tiles: dict[tuple[Tile, ...], tuple[Meld, list[int]]] = {}
+    for meld, rest in completions:
+        by_tiles.setdefault(tuple(sorted(meld.tiles)), (meld, rest))
+    out = []
+    for meld, rest in by_tiles.values():
+        tiles = meld.tiles
+        if meld.is_run and not picked.is_joker and len(tiles) >= 6:
+            split = False
+            for cut in range(3, len(tiles) - 2):
+                short, other = tiles[:cut], tiles[cut:]
+                if picked not in short:
+                    short, other = other, short
+                if tuple(sorted(short)) in by_tiles and arrange_meld(other, rules):
+                    split = True
+                    break
+            if split:
+                continue
+        out.append((meld, rest))
+    return out
+
+
 def _closes_within(
-    split: Sequence[partition.Candidate],
+    split: Sequence[tuple[int, ...]],
     completions: Sequence[tuple[Meld, list[int]]],
     picked: Tile,
     rules: Ruleset,
 ) -> bool:
-    """Whether a split of the whole hand that keeps one tile (``split``, its melds)
+    """Whether a split of the whole hand that keeps one tile (``split``, its melds'
+    fields)
     shows a close without asking the solver again: some justifying meld (of
     ``completions``) is part of a meld of the split holding the taken tile's value
     ``picked``, and what that meld has besides it is nothing or a valid meld (then
     the split with those two melds in its place is the close)."""
     field = partition.field_of(picked)
-    holding = [Counter(m.fields) for m in split if field in m.fields]
+    holding = [Counter(fields) for fields in split if field in fields]
     for meld, _ in completions:
         need = Counter(map(partition.field_of, meld.tiles))
         for fields in holding:
@@ -149,29 +179,28 @@ def can_close_with(
     # value, which most hands fail; its split only where it may close).
     whole = partition.counts_of(hand)
     keep_one = partition.Constraints(min_leftover=1)
-    most = partition.solve(
+    split = partition.split_reaching(
         whole,
         rules,
+        len(hand) - 1,
         tiles_objective=True,
         constraints=keep_one,
         extra=extra,
         shared=shared,
-        melds=False,
     )
-    if most is None or most[0] < sum(whole) - 1:
+    if split is None:
         return False
     completions = list(_completions(picked, rack, also, rules, value))
     if not opening:
-        split = most[1]  # (the fast search's answer carries it)
         if not split:
-            full = partition.solve(
+            found = partition.solve(
                 whole, rules, tiles_objective=True, constraints=keep_one, extra=extra, shared=shared
             )
-            assert full is not None  # (the same question)
-            split = full[1]
+            assert found is not None  # (the same question)
+            split = tuple(m.fields for m in found[1])
         if _closes_within(split, completions, value(picked), rules):
             return True
-    for meld, rest in completions:
+    for meld, rest in completions if opening else _undominated(completions, value(picked), rules):
         tiles = sum(rest)
         if tiles < 1:
             continue
@@ -182,15 +211,17 @@ def can_close_with(
         for shape in shapes:
             # Most tiles placed (melded or laid off) with one kept back: a close when
             # only that one is left.  Lay-offs never count toward an opening's points.
-            found = partition.solve(
-                rest,
-                rules,
-                tiles_objective=True,
-                constraints=shape._replace(min_leftover=1),
-                extra=extra,
-                shared=shared,
-                melds=False,
-            )
-            if found is not None and found[0] == tiles - 1:
+            if (
+                partition.split_reaching(
+                    rest,
+                    rules,
+                    tiles - 1,
+                    tiles_objective=True,
+                    constraints=shape._replace(min_leftover=1),
+                    extra=extra,
+                    shared=shared,
+                )
+                is not None
+            ):
                 return True
     return False
