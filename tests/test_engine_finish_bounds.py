@@ -206,6 +206,28 @@ def test_a_swapped_joker_makes_useful_only_the_lay_offs_that_make_room_for_it() 
     assert len(legal) == 81 and len(finishable) == 68
 
 
+@pytest.mark.rule("RUPE-01")
+@pytest.mark.rule("JOLY-02")
+def test_a_joker_place_takes_an_own_tile_only_while_the_joker_may_be_swapped() -> None:
+    # clasic, past the undo cap with the stock out: seat 2 broke the row at a joker
+    # (42 tiles, a 30-tile rack), melded it in 6R..9R J 11R and swapped the other
+    # joker out of a meld; that joker (its one swap used) may be laid off after 11R,
+    # as 12R.  Then the picked joker's run needs two own tiles (4R and 12R of his 5)
+    # and 12R's place is the joker's for good; but the bound counted any joker's place
+    # open to a swap, and the search went through every subset of the lay-offs after
+    # a pe-tablă declaration: 471,000 positions and 150 s for that step (found by the
+    # wide save-and-load run, clasic seed 6065).
+    _, state = _stock_out("clasic-rupere-joker-swapped-once.json", rack=30)
+    assert state.rules.take_meld_min_own_tiles == 2 and state.rules.joker_swap_limit == 1
+    lay = texts_of(state)["lay J' on 4 high"]
+    after = _finish_oracle.apply_or_none(state, lay)
+    assert after is not None and _finish_bounds.picked_out_of_reach(after)
+    assert not _finish_bounds.picked_out_of_reach(state)
+    legal, finishable = _judged(state, at_most=2000)
+    assert lay in legal and lay not in finishable
+    assert len(legal) == 112 and len(finishable) == 85
+
+
 def _stock_out(name: str, *, rack: int) -> tuple[Game, GameState]:
     """A saved position of a take's turn with the stock out, its rack of ``rack``
     tiles."""

@@ -128,7 +128,7 @@ def picked_out_of_reach(state: GameState) -> bool:
                 {*rack, *(j for j in jokers if j not in table.melds[m].ids)},
                 own,
                 jokers,
-                rules,
+                state,
             )
             for m in turn.new_melds
         )
@@ -138,7 +138,7 @@ def picked_out_of_reach(state: GameState) -> bool:
     index, holder = found
     # it stays in the new meld that holds it, grown ...
     others = {*rack, *(j for j in jokers if j not in holder.ids)}
-    if index in turn.new_melds and _may_grow(holder, picked, others, own, jokers, rules):
+    if index in turn.new_melds and _may_grow(holder, picked, others, own, jokers, state):
         return False
     # ... or a joker goes back to the rack by a swap and into another meld
     if picked in jokers:
@@ -272,7 +272,7 @@ def _may_take(meld: TableMeld, values: tuple[Tile, ...] | None) -> bool:
 
 
 def _may_grow(
-    meld: TableMeld, picked: int, pool: set[int], own: set[int], jokers: _Jokers, rules: Ruleset
+    meld: TableMeld, picked: int, pool: set[int], own: set[int], jokers: _Jokers, state: GameState
 ) -> bool:
     """A loose bound for a new meld that holds the picked tile for good, or may take
     it (a lay-off of the picked tile, still on the rack): grown by tiles of ``pool``
@@ -280,8 +280,9 @@ def _may_grow(
     ``take_meld_min_own_tiles`` tiles of ``own``?  Counts its own tiles, every own
     tile of ``pool`` that could join it (a colour its set lacks; its colour in the
     ranks a run could span beyond its ends, or in the place of one of its jokers but
-    ``picked``, which a swap would take out of it), wild jokers filling the gaps, and
-    the own wild jokers."""
+    ``picked`` whose swaps are not used up, which a swap would take out of it), wild
+    jokers filling the gaps, and the own wild jokers."""
+    rules = state.rules
     need = rules.take_meld_min_own_tiles
     counts = rules.take_meld_joker_counts_as_own
     have = sum(1 for i in meld.ids if i in own and (counts or i not in JOKER_IDS))
@@ -298,10 +299,10 @@ def _may_grow(
     low, high = info.low, info.low + len(meld.ids) - 1
     present = [False] + [(1 if r == 14 else r, colour) in held for r in range(1, 15)]
     owned = [False] + [held.get((1 if r == 14 else r, colour), False) for r in range(1, 15)]
-    # inside its span only a joker's place can still take a tile
+    # inside its span only a joker's place can still take a tile, by a swap
     for r in range(low, high + 1):
         place = meld.ids[r - low]
-        owned[r] = owned[r] and place in JOKER_IDS and place != picked
+        owned[r] = owned[r] and place in JOKER_IDS and place != picked and _swappable(state, place)
     for lo in range(low, 0, -1):
         gaps = sum(1 for r in range(lo, low) if not present[r])
         for hi in range(high, min(14, lo + 12) + 1):
