@@ -792,24 +792,29 @@ def _closes_by_completions(
     rules: Ruleset,
     layable: tuple[int, ...],
     also: tuple[int, ...] = (),
+    opening: bool = False,
 ) -> bool:
     """can_close_with the long way: the solver asked about the rest of the hand beside
-    every justifying meld (no question about the whole hand first)."""
+    every justifying meld (no question about the whole hand first), under each shape
+    of an opening with it (``opening``)."""
     from remi_rules import _partition as partition
+    from remi_rules.solver import opening_classes
     from remi_rules.turn_plans import _completions
 
     fits = {partition.field_of(tile_of(i)) for i in layable}
     extra = (lambda f: 1 if f in fits else 0) if fits else None
-    for _, rest in _completions(picked, rack, also, rules, tile_of):
-        found = partition.solve(
-            rest,
-            rules,
-            tiles_objective=True,
-            constraints=partition.Constraints(min_leftover=1),
-            extra=extra,
-        )
-        if sum(rest) >= 1 and found is not None and found[0] == sum(rest) - 1:
-            return True
+    for meld, rest in _completions(picked, rack, also, rules, tile_of):
+        shapes = opening_classes(rules, [meld]) if opening else (partition.Constraints(),)
+        for shape in shapes:
+            found = partition.solve(
+                rest,
+                rules,
+                tiles_objective=True,
+                constraints=shape._replace(min_leftover=1),
+                extra=extra,
+            )
+            if sum(rest) >= 1 and found is not None and found[0] == sum(rest) - 1:
+                return True
     return False
 
 
@@ -832,6 +837,65 @@ def test_can_close_with_is_the_question_asked_beside_every_justifying_meld(name:
         layable = tuple(i for i in rack if rng.random() < 0.15) if k % 2 else ()
         want = _closes_by_completions(picked, rack, rules, layable)
         assert can_close_with(picked, rack, rules, layable=layable) == want, (picked, rack)
+        verdicts.add(want)
+    assert verdicts == {True, False}
+
+
+@pytest.mark.rule("CLOSE-06")
+@pytest.mark.rule("EX-42")
+@pytest.mark.parametrize("name", PRESETS)
+def test_a_pe_tabla_close_under_the_opening_rules_is_judged_as_the_long_way(name: str) -> None:
+    # can_close_with(opening=True) asks the whole hand first (a split that is an
+    # opening and leaves one tile), then one arrangement per set of tiles and kind,
+    # the one worth the most points, those of the whole hand's split first: the same
+    # verdict as every justifying meld under every shape of an opening with it.
+    # Seeded dense hands, row tiles taken along, some tiles layable.
+    import random
+
+    rules = variants.get(name)
+    rng = random.Random(f"pe-tabla-{name}")
+    dense = [i for i in range(106) if i >= 104 or tile_of(i).rank in range(5, 12)]
+    verdicts = set()
+    for k in range(60):
+        ids = rng.sample(dense, rng.choice((8, 14, 20, 26)))
+        cut = rng.randrange(2, len(ids))
+        picked, rack, also = ids[0], tuple(ids[1:cut]), tuple(ids[cut:])
+        layable = tuple(i for i in ids[1:] if rng.random() < 0.1) if k % 2 else ()
+        want = _closes_by_completions(picked, rack, rules, layable, also, opening=True)
+        got = can_close_with(picked, rack, rules, also_taken=also, layable=layable, opening=True)
+        assert got == want, (picked, rack, also, layable)
+        verdicts.add(want)
+    assert verdicts == {True, False}
+
+
+@pytest.mark.rule("OPEN-06")
+@pytest.mark.rule("EX-15")
+@pytest.mark.parametrize("name", PRESETS)
+def test_can_open_with_is_the_best_opening_asked_beside_every_justifying_meld(
+    name: str,
+) -> None:
+    # can_open_with asks whether any split of the rest is an opening with the meld (a
+    # threshold question): the same verdict as the best opening beside each meld.
+    import random
+
+    from remi_rules.opening import min_rack_after_opening
+    from remi_rules.solver import opening_split
+    from remi_rules.turn_plans import _completions
+
+    rules = variants.get(name)
+    rng = random.Random(f"open-with-{name}")
+    keep = min_rack_after_opening(rules)
+    verdicts = set()
+    for _ in range(60):
+        ids = rng.sample(range(106), rng.choice((8, 14, 20, 30, 45)))
+        cut = rng.randrange(2, len(ids))
+        picked, rack, also = ids[0], tuple(ids[1:cut]), tuple(ids[cut:])
+        want = any(
+            sum(rest) >= keep
+            and opening_split(rest, rules, min_leftover=keep, melded=[meld]) is not None
+            for meld, rest in _completions(picked, rack, also, rules, tile_of)
+        )
+        assert can_open_with(picked, rack, rules, also_taken=also) == want, (picked, rack)
         verdicts.add(want)
     assert verdicts == {True, False}
 

@@ -18,9 +18,9 @@ from ._placeable import never_placed
 from ._take_melds import Valuer, distinct, ids_arg, justifying, valuer
 from .context import NO_JOKER_HISTORY
 from .melds import Meld, arrange_meld
-from .opening import min_rack_after_opening
+from .opening import is_ace_set, min_rack_after_opening
 from .ruleset import Ruleset, require_ruleset
-from .solver import opening_classes, opening_split
+from .solver import opening_classes
 from .table import JokerHistory
 from .tiles import Tile
 
@@ -71,6 +71,27 @@ def _undominated(
                 continue
         out.append((meld, rest))
     return out
+
+
+def _best_arranged(
+    completions: Sequence[tuple[Meld, list[int]]], rules: Ruleset
+) -> list[tuple[Meld, list[int]]]:
+    """The justifying melds worth a question of their own when an opening is asked:
+    of the arrangements of one set of tiles as one kind of meld, the one worth the
+    most points (the rest is the same, and what the meld gives the opening is its
+    kind and its points, :func:`~remi_rules.solver.opening_classes`)."""
+    best: dict[tuple[object, ...], tuple[Meld, list[int]]] = {}
+    for meld, rest in completions:
+        key = (tuple(sorted(meld.tiles)), meld.is_run, is_ace_set(meld, rules))
+        if key not in best or meld.points > best[key][0].points:
+            best[key] = (meld, rest)
+    return list(best.values())
+
+
+def _inside(meld: Meld, split: Sequence[tuple[int, ...]]) -> bool:
+    """``meld``'s tiles are all in one meld of ``split`` (its melds' fields)."""
+    need = Counter(map(partition.field_of, meld.tiles))
+    return any(need <= Counter(fields) for fields in split)
 
 
 def _closes_within(
@@ -124,9 +145,17 @@ def can_open_with(
     if not all(isinstance(m, Meld) for m in done):
         raise TypeError("melded must be Meld values")
     keep = min_rack_after_opening(rules)
+    from ._by_ranks import Shared  # (only where the solver is asked)
+
+    shared = Shared()  # (the rests are parts of one hand, as in can_close_with)
     for meld, rest in _completions(picked, rack, also, rules, valuer(jokers)):
-        if sum(rest) >= keep and opening_split(
-            rest, rules, min_leftover=keep, melded=[*done, meld]
+        if sum(rest) >= keep and any(
+            # (any split that is an opening will do: asked as a threshold question)
+            partition.split_reaching(
+                rest, rules, 0, constraints=shape._replace(min_leftover=keep), shared=shared
+            )
+            is not None
+            for shape in opening_classes(rules, [*done, meld])
         ):
             return True
     return False
@@ -171,57 +200,64 @@ def can_close_with(
     from ._by_ranks import Shared  # (only where the solver is asked)
 
     # The hand and the rests are parts of one hand: one set of the search by ranks'
-    # memos serves every question, and only values are asked but for the split below.
+    # memos serves every question, each a threshold question (all but one tile placed).
     shared = Shared()
-    # One question first for every justifying meld: a split of the rest that keeps
-    # one tile, with the meld beside it, is a split of the whole hand that keeps the
-    # same tile; so no meld closes when the whole hand cannot place all but one (its
-    # value, which most hands fail; its split only where it may close).
+
+    def placed(counts: list[int], melded: Sequence[Meld]) -> tuple[tuple[int, ...], ...] | None:
+        """A split of ``counts`` (its melds) that places all its tiles but one (melded
+        or laid off) and, with ``opening``, is an opening with ``melded``; or None.
+        Lay-offs never count toward an opening's points."""
+        shapes = opening_classes(rules, melded) if opening else (partition.Constraints(),)
+        for shape in shapes:
+            split = partition.split_reaching(
+                counts,
+                rules,
+                sum(counts) - 1,
+                tiles_objective=True,
+                constraints=shape._replace(min_leftover=1),
+                extra=extra,
+                shared=shared,
+            )
+            if split is not None:
+                return split
+        return None
+
+    # One question first for every justifying meld: a split of the rest with the meld
+    # beside it is a split of the whole hand that keeps the same tile (and, with
+    # ``opening``, an opening); so no meld closes where the whole hand has no such
+    # split, which most hands fail.
     whole = partition.counts_of(hand)
-    keep_one = partition.Constraints(min_leftover=1)
-    split = partition.split_reaching(
-        whole,
-        rules,
-        len(hand) - 1,
-        tiles_objective=True,
-        constraints=keep_one,
-        extra=extra,
-        shared=shared,
-    )
+    split = placed(whole, ())
     if split is None:
         return False
     completions = list(_completions(picked, rack, also, rules, value))
-    if not opening:
-        if not split:
-            found = partition.solve(
-                whole, rules, tiles_objective=True, constraints=keep_one, extra=extra, shared=shared
+    if opening:
+        # (the melds that are part of the whole hand's split are asked about first)
+        found = split
+        asked = sorted(
+            _best_arranged(completions, rules), key=lambda pair: not _inside(pair[0], found)
+        )
+    else:
+        if not split:  # (a small hand's split, where the fast search gave none)
+            full = partition.solve(
+                whole,
+                rules,
+                tiles_objective=True,
+                constraints=partition.Constraints(min_leftover=1),
+                extra=extra,
+                shared=shared,
             )
-            assert found is not None  # (the same question)
-            split = tuple(m.fields for m in found[1])
+            assert full is not None  # (the same question)
+            split = tuple(m.fields for m in full[1])
         if _closes_within(split, completions, value(picked), rules):
             return True
-    for meld, rest in completions if opening else _undominated(completions, value(picked), rules):
-        tiles = sum(rest)
-        if tiles < 1:
+        asked = _undominated(completions, value(picked), rules)
+    for meld, rest in asked:
+        if sum(rest) < 1:
             continue
         left = [partition.tile_of_field(f) for f, n in enumerate(rest) for _ in range(n)]
         if len(never_placed(left, left, laid, rules.ace_high_run)) >= 2:
             continue  # (as for the whole hand)
-        shapes = opening_classes(rules, [meld]) if opening else (partition.Constraints(),)
-        for shape in shapes:
-            # Most tiles placed (melded or laid off) with one kept back: a close when
-            # only that one is left.  Lay-offs never count toward an opening's points.
-            if (
-                partition.split_reaching(
-                    rest,
-                    rules,
-                    tiles - 1,
-                    tiles_objective=True,
-                    constraints=shape._replace(min_leftover=1),
-                    extra=extra,
-                    shared=shared,
-                )
-                is not None
-            ):
-                return True
+        if placed(rest, [meld]) is not None:
+            return True
     return False
