@@ -14,6 +14,7 @@ import remi_rules
 from remi_rules import (
     AtuFaceUpTakeable,
     InvalidTakeError,
+    Meld,
     RemiError,
     Ruleset,
     TakeErrorCode,
@@ -904,28 +905,40 @@ def test_can_open_with_is_the_best_opening_asked_beside_every_justifying_meld(
 @pytest.mark.rule("RUPE-01")
 @pytest.mark.parametrize("name", PRESETS)
 @pytest.mark.parametrize("own", [1, 2])
-def test_the_justifying_melds_asked_about_close_when_any_does(name: str, own: int) -> None:
+@pytest.mark.parametrize("opening", [False, True])
+def test_the_justifying_melds_asked_about_close_when_any_does(
+    name: str, own: int, opening: bool
+) -> None:
     # can_close_with asks beside one justifying meld per set of tiles, and not beside
     # a run that splits into a justifying run holding the taken tile and a valid meld
     # (the short run's rest holds the other part as a meld): some meld it asks about
     # leaves a rest that closes exactly when some justifying meld does.  Seeded hands
     # of runs in two colours, row tiles taken along (not the player's own), one or
-    # two own tiles required.
+    # two own tiles required.  With ``opening`` (a pe-tablă close under the opening
+    # rules) the rest must also be an opening with the meld.
     import random
 
     from remi_rules import _partition as partition
+    from remi_rules.solver import opening_classes
     from remi_rules.turn_plans import _completions, _undominated
 
     rules = evolve(variants.get(name), take_meld_min_own_tiles=own)
     rng = random.Random(f"split-{name}-{own}")
     runs = [i for i in range(106) if str(tile_of(i))[-1] in "RNJ"]
 
-    def closes(rest: list[int]) -> bool:
-        keep_one = partition.Constraints(min_leftover=1)
-        split = partition.split_reaching(
-            rest, rules, sum(rest) - 1, tiles_objective=True, constraints=keep_one
+    def closes(meld: Meld, rest: list[int]) -> bool:
+        shapes = opening_classes(rules, [meld]) if opening else (partition.Constraints(),)
+        return any(
+            partition.split_reaching(
+                rest,
+                rules,
+                sum(rest) - 1,
+                tiles_objective=True,
+                constraints=shape._replace(min_leftover=1),
+            )
+            is not None
+            for shape in shapes
         )
-        return split is not None
 
     def dealt() -> list[int]:
         # Runs of 3-8 tiles, a joker at times and one odd tile: hands that often close.
@@ -950,10 +963,10 @@ def test_the_justifying_melds_asked_about_close_when_any_does(name: str, own: in
         cut = rng.randrange(2, len(ids) - 1)
         picked, rack, also = ids[0], tuple(ids[1:cut]), tuple(ids[cut:])
         every = list(_completions(picked, rack, also, rules, tile_of))
-        asked = _undominated(every, tile_of(picked), rules)
+        asked = _undominated(every, tile_of(picked), rules, opening)
         assert all(pair in every for pair in asked)
-        want = any(closes(rest) for _, rest in every)
-        assert any(closes(rest) for _, rest in asked) == want, (picked, rack, also)
+        want = any(closes(*pair) for pair in every)
+        assert any(closes(*pair) for pair in asked) == want, (picked, rack, also)
         skipped += len(every) - len(asked)
         verdicts.add(want)
     assert verdicts == {True, False}

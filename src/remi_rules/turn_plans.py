@@ -17,7 +17,8 @@ from . import _partition as partition
 from ._placeable import never_placed
 from ._take_melds import Valuer, distinct, ids_arg, justifying, valuer
 from .context import NO_JOKER_HISTORY
-from .melds import Meld, arrange_meld
+from .errors import InvalidMeldError
+from .melds import Meld, analyze_meld, arrange_meld
 from .opening import is_ace_set, min_rack_after_opening
 from .ruleset import Ruleset, require_ruleset
 from .solver import opening_classes
@@ -45,47 +46,56 @@ def _completions(
 
 
 def _undominated(
-    completions: Sequence[tuple[Meld, list[int]]], picked: Tile, rules: Ruleset
+    completions: Sequence[tuple[Meld, list[int]]], picked: Tile, rules: Ruleset, opening: bool
 ) -> list[tuple[Meld, list[int]]]:
-    """The justifying melds worth a question of their own when no opening is asked:
-    one per set of tiles (the rest is the same whatever a joker stands for), and no
-    run that splits into a justifying run holding ``picked`` and a valid meld (a close
-    with the long run is a close with the short one: the other part is a meld of the
-    short one's rest).  A taken joker is not split (either part may hold it)."""
-    by_tiles: dict[tuple[Tile, ...], tuple[Meld, list[int]]] = {}
-    for meld, rest in completions:
-        by_tiles.setdefault(tuple(sorted(meld.tiles)), (meld, rest))
-    out = []
-    for meld, rest in by_tiles.values():
-        tiles = meld.tiles
-        if meld.is_run and not picked.is_joker and len(tiles) >= 6:
-            split = False
-            for cut in range(3, len(tiles) - 2):
-                short, other = tiles[:cut], tiles[cut:]
-                if picked not in short:
-                    short, other = other, short
-                if tuple(sorted(short)) in by_tiles and arrange_meld(other, rules):
-                    split = True
-                    break
-            if split:
-                continue
-        out.append((meld, rest))
-    return out
+    """The justifying melds worth a question of their own.
 
-
-def _best_arranged(
-    completions: Sequence[tuple[Meld, list[int]]], rules: Ruleset
-) -> list[tuple[Meld, list[int]]]:
-    """The justifying melds worth a question of their own when an opening is asked:
-    of the arrangements of one set of tiles as one kind of meld, the one worth the
-    most points (the rest is the same, and what the meld gives the opening is its
-    kind and its points, :func:`~remi_rules.solver.opening_classes`)."""
+    * One per set of tiles: the rest is the same whatever a joker stands for.  With
+      ``opening`` one per set of tiles and kind of meld, the arrangement worth the
+      most points (what a meld gives an opening is its kind, its points and whether it
+      is an ace set, :func:`~remi_rules.solver.opening_classes`).
+    * No run that splits into a justifying run holding ``picked`` and a valid meld: a
+      close with the long run leaves the short one's rest with the other part as one
+      of its melds.  With ``opening`` both parts as laid in the long run, their points
+      adding up to its own (so the short run's rest still makes up the opening's
+      points).  A taken joker is not split (either part may hold it)."""
     best: dict[tuple[object, ...], tuple[Meld, list[int]]] = {}
+
+    def key(tiles: Sequence[Tile], run: bool, meld: Meld | None) -> tuple[object, ...]:
+        if not opening:
+            return tuple(sorted(tiles))
+        return (tuple(sorted(tiles)), run, meld is not None and is_ace_set(meld, rules))
+
     for meld, rest in completions:
-        key = (tuple(sorted(meld.tiles)), meld.is_run, is_ace_set(meld, rules))
-        if key not in best or meld.points > best[key][0].points:
-            best[key] = (meld, rest)
-    return list(best.values())
+        k = key(meld.tiles, meld.is_run, meld)
+        if k not in best or meld.points > best[k][0].points:
+            best[k] = (meld, rest)
+
+    def splits(meld: Meld) -> bool:
+        tiles = meld.tiles
+        for cut in range(3, len(tiles) - 2):
+            short, other = tiles[:cut], tiles[cut:]
+            if picked not in short:
+                short, other = other, short
+            if key(short, True, None) not in best:
+                continue
+            if not opening:
+                if arrange_meld(other, rules):
+                    return True
+                continue
+            try:
+                parts = analyze_meld(short, rules), analyze_meld(other, rules)
+            except InvalidMeldError:
+                continue
+            if parts[0].is_run and sum(p.points for p in parts) >= meld.points:
+                return True
+        return False
+
+    return [
+        (meld, rest)
+        for meld, rest in best.values()
+        if not (meld.is_run and not picked.is_joker and len(meld.tiles) >= 6 and splits(meld))
+    ]
 
 
 def _inside(meld: Meld, split: Sequence[tuple[int, ...]]) -> bool:
@@ -235,7 +245,8 @@ def can_close_with(
         # (the melds that are part of the whole hand's split are asked about first)
         found = split
         asked = sorted(
-            _best_arranged(completions, rules), key=lambda pair: not _inside(pair[0], found)
+            _undominated(completions, value(picked), rules, True),
+            key=lambda pair: not _inside(pair[0], found),
         )
     else:
         if not split:  # (a small hand's split, where the fast search gave none)
@@ -251,7 +262,7 @@ def can_close_with(
             split = tuple(m.fields for m in full[1])
         if _closes_within(split, completions, value(picked), rules):
             return True
-        asked = _undominated(completions, value(picked), rules)
+        asked = _undominated(completions, value(picked), rules, False)
     for meld, rest in asked:
         if sum(rest) < 1:
             continue
