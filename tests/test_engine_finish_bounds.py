@@ -37,6 +37,7 @@ from remi_rules.engine import (
 )
 from remi_rules.engine.legal import can_end_turn, legal_steps
 from remi_rules.lipire import End
+from remi_rules.melds import analyze_meld
 
 WIDE = bool(os.environ.get("REMI_WIDE"))
 
@@ -226,6 +227,64 @@ def test_a_joker_place_takes_an_own_tile_only_while_the_joker_may_be_swapped() -
     legal, finishable = _judged(state, at_most=2000)
     assert lay in legal and lay not in finishable
     assert len(legal) == 112 and len(finishable) == 85
+
+
+@pytest.mark.rule("CLOSE-06")
+@pytest.mark.rule("OPEN-02")
+def test_a_big_rest_is_asked_whether_it_closes_not_for_its_best_split(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # House rules, past the undo cap with the stock out: a pe-tablă declarer broke the
+    # row at 1N (59 tiles, a 74-tile rack) and must close under the opening rules.
+    # The oracle asks whether the rest (over FAST_MAX_TILES tiles) can place all but
+    # one tile as an opening with the turn's melds, and plays out the split that
+    # question proved, instead of the best split (whose tie-break cost about a second
+    # a position, minutes a step; wide runs, house seed 10111).  Same verdicts.
+    from remi_rules import Meld, variants
+
+    game = load_position("house-pe-tabla-rupere-74-tile-rack.json")
+    state = game.state
+    assert len(state.seats[state.current].rack) == 74 and _finish_oracle.must_close(state)
+    meld = texts_of(state)["meld J' 2R' 3R'"]
+    memo: dict[Hashable, bool] = {}
+    assert _finish.finishable_after(state, meld, memo, listed=True) and len(memo) <= 2
+    monkeypatch.setattr(_finish_oracle, "FAST_MAX_TILES", 200)  # the best split alone
+    assert _finish.finishable_after(state, meld, {}, listed=True)
+    monkeypatch.undo()
+    # _reaching against the solver's value, on seeded big hands, with and without an
+    # opening (min_leftover 1)
+    import random
+
+    from remi_rules import FULL_SET
+    from remi_rules import _partition as partition
+    from remi_rules.solver import opening_classes
+
+    rng = random.Random("reaching")
+    for preset in variants.names():
+        rules = variants.get(preset)
+        tiles = [FULL_SET[i] for i in rng.sample(range(106), 44)]
+        counts = partition.counts_of(tiles)
+        downs: tuple[list[Meld] | None, ...] = (None, [])
+        for down in downs:
+            plain = (partition.Constraints(),)
+            shapes = opening_classes(rules, down) if down is not None else plain
+            values = [
+                partition.solve(
+                    counts,
+                    rules,
+                    tiles_objective=True,
+                    constraints=shape._replace(min_leftover=1),
+                    melds=False,
+                )
+                for shape in shapes
+            ]
+            most = max((v[0] for v in values if v is not None), default=-1)
+            for goal in (most - 1, most, most + 1):
+                got = _finish_oracle._reaching(tiles, rules, goal, 1, down)
+                assert (got is not None) == (most >= 0 and most >= goal), (preset, goal)
+                if got:
+                    assert sum(map(len, got)) >= goal
+                    assert all(analyze_meld(m, rules) for m in got)
 
 
 def _stock_out(name: str, *, rack: int) -> tuple[Game, GameState]:

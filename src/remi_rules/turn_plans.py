@@ -10,8 +10,10 @@ the solver (:func:`remi_rules.solver.opening_split`, :func:`~remi_rules.solver.o
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Collection, Iterator, Sequence
+from typing import Final
 
 from . import _partition as partition
 from ._placeable import never_placed
@@ -154,6 +156,26 @@ def can_open_with(
     done = tuple(melded)
     if not all(isinstance(m, Meld) for m in done):
         raise TypeError("melded must be Meld values")
+    valuer(jokers)  # (checked here, not in the cache)
+    return _opens(picked, rack, also, rules, tuple(jokers), done)
+
+
+_CACHED: Final = 256
+"""The answers :func:`can_open_with` and :func:`can_close_with` keep (the last ones
+asked): the engine asks each row take again at every listing of a turn and after an
+undo, and the replay of a save asks every take made (a bounded cache, the same
+answers)."""
+
+
+@functools.lru_cache(maxsize=_CACHED)
+def _opens(
+    picked: int,
+    rack: tuple[int, ...],
+    also: tuple[int, ...],
+    rules: Ruleset,
+    jokers: tuple[JokerHistory, ...],
+    done: tuple[Meld, ...],
+) -> bool:
     keep = min_rack_after_opening(rules)
     from ._by_ranks import Shared  # (only where the solver is asked)
 
@@ -195,11 +217,25 @@ def can_close_with(
     also = ids_arg(also_taken, "also_taken")
     distinct((picked,), rack, also)
     value = valuer(jokers)
-    fits = {
+    fits = frozenset(
         partition.field_of(value(i))
         for i in ids_arg(tuple(layable), "layable")
         if i in rack or i in also
-    }
+    )
+    return _closes(picked, rack, also, rules, fits, opening, tuple(jokers))
+
+
+@functools.lru_cache(maxsize=_CACHED)
+def _closes(
+    picked: int,
+    rack: tuple[int, ...],
+    also: tuple[int, ...],
+    rules: Ruleset,
+    fits: frozenset[int],
+    opening: bool,
+    jokers: tuple[JokerHistory, ...],
+) -> bool:
+    value = valuer(jokers)
     extra = (lambda f: 1 if f in fits else 0) if fits else None
     # Two tiles that no meld of the hand can hold and that cannot be laid off stay
     # whatever the split (no solver asked).

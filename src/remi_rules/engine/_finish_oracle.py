@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 import attrs
 
+from .._partition import FAST_MAX_TILES
 from ..errors import IllegalStepError, InvalidMeldError
 from ..melds import Meld, analyze_meld
 from ..opening import min_rack_after_opening
@@ -212,9 +213,7 @@ def _joker_melds(
     jokers: list[int],
 ) -> Iterator[list[tuple[int, ...]]]:
     if not jokers:
-        plan = _split(state, rack, fixed, used, held)
-        if plan is not None:
-            yield plan
+        yield from _splits(state, rack, fixed, used, held)
         return
     j, rest = jokers[0], jokers[1:]
     free = [i for i in rack if i not in used and i not in held and i != j]
@@ -224,15 +223,18 @@ def _joker_melds(
         yield from _joker_melds(state, rack, [*fixed, meld], used | set(meld), held, rest)
 
 
-def _split(
+def _splits(
     state: GameState,
     rack: Sequence[int],
     fixed: list[tuple[int, ...]],
     used: set[int],
     held: set[int],
-) -> list[tuple[int, ...]] | None:
+) -> Iterator[list[tuple[int, ...]]]:
     """The owed melds ``fixed`` and the solver's split of the rest (most tiles placed,
-    the tiles that must stay kept), as ids; None where no split can end the turn."""
+    the tiles that must stay kept), as ids; none where no split can end the turn.
+    Where the turn must close or has a rack cap and the rest is big, first the split
+    that a yes-or-no question proved (the best one only if that one does not play
+    out)."""
     turn = state.pending
     assert turn is not None
     seat = state.seats[state.current]
@@ -248,38 +250,91 @@ def _split(
         keep_total = min_rack_after_opening(rules)
     keep = max(0, keep_total - len(held))
     if len(tiles) < keep:
-        return None
+        return
     placed_melds = [table.melds[m].meld for m in turn.new_melds]
     owed_melds = [_meld_of(value, ids, rules) for ids in fixed]
     if any(m is None for m in owed_melds):
-        return None
+        return
     down = [*placed_melds, *(m for m in owed_melds if m is not None)]
     opening = not turn.opened_before and not (
         is_pe_tabla_turn(state, seat, turn) and not rules.pe_tabla_opening_rules_apply
     )
     cap = rules.max_rack_after_turn
+    goal = len(rest_ids) - 1 - (0 if closing or cap is None else cap)
+    if (closing or cap is not None) and goal > len(tiles) - keep:
+        return  # (too few tiles may go down)
+    if (closing or cap is not None) and len(tiles) > FAST_MAX_TILES:
+        # A yes-or-no question, with the split it proved (a big hand's best split
+        # costs the tie-break's questions).
+        proved = _reaching(tiles, rules, goal, keep, down if opening else None)
+        if proved is None:
+            return
+        if proved:
+            plan = _plan_of(fixed, proved, free_ids, value)
+            if plan is not None:
+                yield plan
     solution: Solution | None
     if opening and (down or closing or cap is not None):
         solution = best_opening(tiles, rules, Objective.TILES, min_leftover=keep, melded=down)
     elif opening or not (closing or cap is not None):
-        return list(fixed)  # nothing more to put down (an opening would need it all)
+        yield list(fixed)  # nothing more to put down (an opening would need it all)
+        return
     else:
         solution = best_melds(tiles, rules, Objective.TILES, min_leftover=keep)
     if solution is None:
-        return None
+        return
     left = len(rest_ids) - solution.placed
     if closing and left != 1:
-        return None
+        return
     if not closing and cap is not None and left - 1 > cap:
-        return None
+        return
+    plan = _plan_of(fixed, [meld.tiles for meld in solution.melds], free_ids, value)
+    if plan is not None:
+        yield plan
+
+
+def _plan_of(
+    fixed: list[tuple[int, ...]],
+    melds: Iterable[Sequence[Tile]],
+    free_ids: list[int],
+    value: object,
+) -> list[tuple[int, ...]] | None:
+    """The owed melds ``fixed`` and ``melds`` (tiles) as ids of ``free_ids``."""
     plan = list(fixed)
     pool = Counter({i: 1 for i in free_ids})
-    for meld in solution.melds:
-        ids = _ids_for(meld.tiles, free_ids, pool, value)
+    for tiles in melds:
+        ids = _ids_for(tiles, free_ids, pool, value)
         if ids is None:
             return None
         plan.append(ids)
     return plan
+
+
+def _reaching(
+    tiles: list[Tile], rules: Ruleset, goal: int, keep: int, down: list[Meld] | None
+) -> list[tuple[Tile, ...]] | None:
+    """Whether new melds of ``tiles`` can place ``goal`` of them with ``keep`` kept
+    (with ``down``, the turn's melds, an opening with them): None if not, else the
+    melds of a split that does, laid in order (the arrangement worth most points), or
+    ``[]`` where the solver kept no split (:func:`~remi_rules._partition.split_reaching`)."""
+    from .. import _partition as partition
+    from ..melds import arrange_meld
+    from ..solver import opening_classes
+
+    counts = partition.counts_of(tiles)
+    shapes = opening_classes(rules, down) if down is not None else (partition.Constraints(),)
+    for shape in shapes:
+        split = partition.split_reaching(
+            counts,
+            rules,
+            goal,
+            tiles_objective=True,
+            constraints=shape._replace(min_leftover=keep),
+        )
+        if split is not None:
+            arranged = (arrange_meld(map(partition.tile_of_field, f), rules) for f in split)
+            return [max(ways, key=lambda meld: meld.points).tiles for ways in arranged]
+    return None
 
 
 def _meld_of(value: object, ids: tuple[int, ...], rules: Ruleset) -> Meld | None:
