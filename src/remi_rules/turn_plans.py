@@ -4,8 +4,9 @@
 The take rules ask these questions (:func:`remi_rules.rupere.verify_take`,
 :func:`remi_rules.rupere.verify_take_atu`; both functions are also
 :mod:`remi_rules.rupere`'s): the justifying meld of the taken tile comes from
-:func:`remi_rules.rupere.justifying_melds`, the rest of the rack is split exactly by
-the solver (:func:`remi_rules.solver.opening_split`, :func:`~remi_rules.solver.opening_classes`).
+:func:`remi_rules.rupere.justifying_melds`, and the solver answers exactly whether the
+rest of the rack has a split that opens or closes (a yes-or-no question,
+``_partition.split_reaching``, under :func:`~remi_rules.solver.opening_classes`).
 """
 
 from __future__ import annotations
@@ -144,8 +145,9 @@ def can_open_with(
     etalare this turn with it?  The taken tile must be in a justifying meld
     (:func:`justifying_melds`), the new melds together must pass
     :func:`~remi_rules.check_opening`, and :func:`~remi_rules.opening.min_rack_after_opening`
-    tiles must stay on the rack (OPEN-08).  The other melds are searched exactly by the
-    solver (:func:`remi_rules.best_opening` with the justifying meld ``melded``).
+    tiles must stay on the rack (OPEN-08).  The solver answers exactly whether the rest
+    has a split that is such an opening (as :func:`remi_rules.best_opening` with the
+    justifying meld ``melded`` would find one).
     ``melded``: melds already put down this turn, which count toward the opening (the
     question asked again in the middle of the turn)."""
     require_ruleset(rules)
