@@ -29,8 +29,10 @@ from remi_rules.engine import (
     TakeLastDiscard,
     transition,
 )
+from remi_rules.engine._common import layable_ids
 from remi_rules.engine._finish_oracle import _NO_CHANCE
 from remi_rules.errors import IllegalStepError
+from remi_rules.rupere import can_close_with
 
 
 @pytest.mark.rule("RUPE-08")
@@ -105,6 +107,16 @@ def test_the_round_ends_when_no_take_can_end_the_turn() -> None:
     # take and undo until the undo cap, then had no step.  The round ends instead.
     game = load_position("rummy45-stock-out-atu-take-cannot-close.json")
     assert not game.state.stock
+    # Since lay-offs are counted per place, the atu take's own check refuses it too:
+    # the table has one place for 1N (layable_ids lists one of the two).
+    state = game.state
+    seat = (state.current + 1) % len(state.seats)
+    rack = state.seats[seat].rack
+    layable = layable_ids(state, rack, seat)
+    ones = [i for i in rack if str(state.table.tile(i)) == "1N"]
+    assert len(ones) == 2 and len(set(ones) & set(layable)) == 1
+    assert not can_close_with(state.atu, rack, state.rules, layable=layable)
+    assert can_close_with(state.atu, rack, state.rules, layable=[*layable, *ones])
     discard = Discard(42)
     after, _ = transition.apply_step(game.state, discard, _NO_CHANCE)
     assert after.end is not None and after.end.reason is EndReason.STOCK_EXHAUSTED

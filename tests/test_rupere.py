@@ -795,28 +795,68 @@ def _closes_by_completions(
     also: tuple[int, ...] = (),
     opening: bool = False,
 ) -> bool:
-    """can_close_with the long way: the solver asked about the rest of the hand beside
-    every justifying meld (no question about the whole hand first), under each shape
-    of an opening with it (``opening``)."""
+    """can_close_with the long way: beside every justifying meld (no question about the
+    whole hand first), every choice of the ``layable`` ids it does not use laid off
+    (each id one lay-off), and the solver asked whether the rest, all but one tile,
+    goes into new melds (under each shape of an opening with the meld, ``opening``)."""
+    import itertools
+
     from remi_rules import _partition as partition
     from remi_rules.solver import opening_classes
     from remi_rules.turn_plans import _completions
 
-    fits = {partition.field_of(tile_of(i)) for i in layable}
-    extra = (lambda f: 1 if f in fits else 0) if fits else None
     for meld, rest in _completions(picked, rack, also, rules, tile_of):
         shapes = opening_classes(rules, [meld]) if opening else (partition.Constraints(),)
-        for shape in shapes:
-            found = partition.solve(
-                rest,
-                rules,
-                tiles_objective=True,
-                constraints=shape._replace(min_leftover=1),
-                extra=extra,
-            )
-            if sum(rest) >= 1 and found is not None and found[0] == sum(rest) - 1:
-                return True
+        lay = [partition.field_of(tile_of(i)) for i in layable]
+        tried: set[tuple[int, ...]] = set()
+        for k in range(len(lay) + 1):
+            for laid in itertools.combinations(lay, k):
+                left = list(rest)
+                for f in laid:
+                    left[f] -= 1
+                if min(left) < 0 or sum(left) < 1 or tuple(sorted(laid)) in tried:
+                    continue
+                tried.add(tuple(sorted(laid)))
+                for shape in shapes:
+                    found = partition.solve(
+                        left,
+                        rules,
+                        tiles_objective=True,
+                        constraints=shape._replace(min_leftover=1),
+                    )
+                    if found is not None and found[0] == sum(left) - 1:
+                        return True
     return False
+
+
+@pytest.mark.rule("ATU-06")
+@pytest.mark.rule("EX-33")
+@pytest.mark.parametrize("name", PRESETS)
+def test_a_value_listed_once_as_layable_is_laid_off_once(name: str) -> None:
+    # Each id of ``layable`` is one lay-off: of a value held twice, one copy listed
+    # (one place on the table) is laid off once.  The same verdict as the long way
+    # (every choice of listed ids laid off); and some hands close only if both copies
+    # were laid off (the old reading, per value), so the cases are exercised.
+    import random
+
+    rules = variants.get(name)
+    rng = random.Random(f"once-{name}")
+    dense = [i for i in range(106) if i >= 104 or tile_of(i).rank in range(3, 8)]
+    differs = 0
+    for _ in range(80):
+        ids = rng.sample(dense, rng.choice((6, 9, 12, 15)))
+        picked, rack = ids[0], tuple(ids[1:])
+        twice = {tile_of(i) for i in rack if sum(tile_of(j) == tile_of(i) for j in rack) == 2}
+        once: dict[Tile, int] = {}
+        for i in rack:
+            if tile_of(i) in twice and rng.random() < 0.7:
+                once.setdefault(tile_of(i), i)
+        layable = tuple(once.values())
+        want = _closes_by_completions(picked, rack, rules, layable)
+        assert can_close_with(picked, rack, rules, layable=layable) == want, (picked, rack)
+        both = tuple(i for i in rack if tile_of(i) in once)
+        differs += want != can_close_with(picked, rack, rules, layable=both)
+    assert differs > 0
 
 
 @pytest.mark.rule("ATU-06")

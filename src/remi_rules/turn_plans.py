@@ -12,6 +12,7 @@ rest of the rack has a split that opens or closes (a yes-or-no question,
 from __future__ import annotations
 
 import functools
+import itertools
 from collections import Counter
 from collections.abc import Collection, Iterator, Sequence
 from typing import Final
@@ -99,6 +100,18 @@ def _undominated(
         for meld, rest in best.values()
         if not (meld.is_run and not picked.is_joker and len(meld.tiles) >= 6 and splits(meld))
     ]
+
+
+def _within_room(counts: list[int], split: Sequence[tuple[int, ...]], room: dict[int, int]) -> bool:
+    """The split (its melds) of the hand ``counts`` leaves at most one tile that is not
+    laid off, each value laid off at most as often as ``room`` allows.  An empty split
+    (none kept) proves nothing."""
+    if not split:
+        return False
+    left = Counter({f: n for f, n in enumerate(counts) if n})
+    for fields in split:
+        left.subtract(fields)
+    return sum(max(0, n - room.get(f, 0)) for f, n in left.items()) <= 1
 
 
 def _inside(meld: Meld, split: Sequence[tuple[int, ...]]) -> bool:
@@ -207,8 +220,9 @@ def can_close_with(
 ) -> bool:
     """ATU-06, CLOSE-06: can the player take ``taken_tile_id`` and close this turn?  The
     taken tile goes into a justifying meld, the other tiles into new melds or, for the
-    tiles of ``layable`` (rack ids the caller knows fit melds on the table; each such
-    value may be laid off as often as it is held), lay-offs; exactly one tile must be
+    tiles of ``layable`` (rack ids the caller knows can be laid off on melds on the
+    table, each id one lay-off: a value listed once is laid off at most once, even if
+    held twice), lay-offs; exactly one tile must be
     left to close with (discarded or kept, CLOSE-04).  With ``opening`` (a pe-tablă
     closing under ``pe_tabla_opening_rules_apply``) the new melds must also pass
     :func:`~remi_rules.check_opening`.  The split is searched exactly by the solver.
@@ -219,12 +233,12 @@ def can_close_with(
     also = ids_arg(also_taken, "also_taken")
     distinct((picked,), rack, also)
     value = valuer(jokers)
-    fits = frozenset(
+    places = Counter(
         partition.field_of(value(i))
-        for i in ids_arg(tuple(layable), "layable")
+        for i in dict.fromkeys(ids_arg(tuple(layable), "layable"))
         if i in rack or i in also
     )
-    return _closes(picked, rack, also, rules, fits, opening, tuple(jokers))
+    return _closes(picked, rack, also, rules, tuple(sorted(places.items())), opening, tuple(jokers))
 
 
 @functools.lru_cache(maxsize=_CACHED)
@@ -233,12 +247,13 @@ def _closes(
     rack: tuple[int, ...],
     also: tuple[int, ...],
     rules: Ruleset,
-    fits: frozenset[int],
+    places: tuple[tuple[int, int], ...],
     opening: bool,
     jokers: tuple[JokerHistory, ...],
 ) -> bool:
     value = valuer(jokers)
-    extra = (lambda f: 1 if f in fits else 0) if fits else None
+    room = dict(places)
+    fits = frozenset(room)
     # Two tiles that no meld of the hand can hold and that cannot be laid off stay
     # whatever the split (no solver asked).
     hand = [value(i) for i in (picked, *rack, *also)]
@@ -251,21 +266,47 @@ def _closes(
     # memos serves every question, each a threshold question (all but one tile placed).
     shared = Shared()
 
-    def placed(counts: list[int], melded: Sequence[Meld]) -> tuple[tuple[int, ...], ...] | None:
-        """A split of ``counts`` (its melds) that places all its tiles but one (melded
-        or laid off) and, with ``opening``, is an opening with ``melded``; or None.
-        Lay-offs never count toward an opening's points."""
+    def reaching(
+        counts: list[int], melded: Sequence[Meld], goal: int, layable: frozenset[int]
+    ) -> tuple[tuple[int, ...], ...] | None:
         shapes = opening_classes(rules, melded) if opening else (partition.Constraints(),)
         for shape in shapes:
             split = partition.split_reaching(
                 counts,
                 rules,
-                sum(counts) - 1,
+                goal,
                 tiles_objective=True,
                 constraints=shape._replace(min_leftover=1),
-                extra=extra,
+                extra=(lambda f: 1 if f in layable else 0) if layable else None,
                 shared=shared,
             )
+            if split is not None:
+                return split
+        return None
+
+    def placed(counts: list[int], melded: Sequence[Meld]) -> tuple[tuple[int, ...], ...] | None:
+        """A split of ``counts`` (its melds) that places all its tiles but one (melded
+        or laid off, each value at most as often as the table has places for it) and,
+        with ``opening``, is an opening with ``melded``; or None.  Lay-offs never count
+        toward an opening's points."""
+        goal = sum(counts) - 1
+        # A numbered value with as many places as copies is laid off by the solver
+        # (a lay-off worth one tile); a value held more often than it has places, and
+        # a joker (the solver lays off only numbered tiles), is asked each way: 0, 1,
+        # ... copies of it taken out as laid off, the others not layable.
+        capped = [f for f in fits if counts[f] > room[f] or f >= partition.REAL_FIELDS]
+        free = fits.difference(capped)
+        if capped and all(f < partition.REAL_FIELDS for f in capped):
+            # (first with every value laid off as often as held: a looser question,
+            # which most hands fail, and whose split may lay off none too often)
+            split = reaching(counts, melded, goal, fits)
+            if split is None or _within_room(counts, split, room):
+                return split
+        for ways in itertools.product(*(range(min(room[f], counts[f]) + 1) for f in capped)):
+            rest = list(counts)
+            for f, laid in zip(capped, ways, strict=True):
+                rest[f] -= laid
+            split = reaching(rest, melded, goal - sum(ways), free)
             if split is not None:
                 return split
         return None
@@ -293,12 +334,14 @@ def _closes(
                 rules,
                 tiles_objective=True,
                 constraints=partition.Constraints(min_leftover=1),
-                extra=extra,
+                extra=(lambda f: 1 if f in fits else 0) if fits else None,
                 shared=shared,
             )
             assert full is not None  # (the same question)
             split = tuple(m.fields for m in full[1])
-        if _closes_within(split, completions, value(picked), rules):
+        if _within_room(whole, split, room) and _closes_within(
+            split, completions, value(picked), rules
+        ):
             return True
         asked = _undominated(completions, value(picked), rules, False)
     for meld, rest in asked:

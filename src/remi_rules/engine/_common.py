@@ -15,6 +15,7 @@ from ..errors import (
     StepErrorCode,
 )
 from ..table import Table
+from ..tiles import Tile
 from .state import (
     GameState,
     Phase,
@@ -164,18 +165,27 @@ def check_in_turn(state: GameState, step: Step) -> tuple[SeatState, TurnState]:
 
 
 def layable_ids(state: GameState, rack: Sequence[int], seat: int) -> tuple[int, ...]:
-    """Rack ids that fit some meld on the table now (for ATU-06's closing check)."""
+    """Rack ids that fit some meld on the table now, at most as many of one value as
+    the table has places for it (an end of a run, a set's missing colour): for ATU-06's
+    closing check, where each listed id is one lay-off (two copies of a tile that fits
+    one run end are one lay-off, not two)."""
     out = []
     table = state.table
     ctx = full_rights_context(state)
+    room: dict[Tile, int] = {}
     for tile_id in rack:
         tile = table.tile(tile_id)
-        for index, meld in enumerate(table.melds):
-            if lipire.might_fit(tile, meld) and lipire.can_lay_off(
-                table, index, tile_id, seat, ctx
-            ):
-                out.append(tile_id)
-                break
+        left = room.get(tile)
+        if left is None:
+            left = sum(
+                lipire.fits(table, index, tile_id, seat, ctx, end)
+                for index, meld in enumerate(table.melds)
+                if lipire.might_fit(tile, meld)
+                for end in (lipire.End.LOW, lipire.End.HIGH, lipire.End.SET)
+            )
+        if left:
+            out.append(tile_id)
+        room[tile] = max(0, left - 1)
     return tuple(out)
 
 
