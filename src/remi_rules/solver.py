@@ -22,8 +22,8 @@ True
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
-from typing import Final
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Final
 
 import attrs
 
@@ -33,6 +33,9 @@ from .melds import Meld, analyze_meld
 from .opening import is_ace_set
 from .ruleset import OpeningComposition, Ruleset, require_ruleset
 from .tiles import Tile, parse_tiles, tiles_str
+
+if TYPE_CHECKING:
+    from ._by_ranks import Shared
 
 __all__ = ["MAX_HAND", "Objective", "Solution", "best_melds", "best_opening"]
 
@@ -247,6 +250,37 @@ def opening_split(
         if best is None or better(found, best):
             best = found
     return best
+
+
+def split_reaching(
+    counts: list[int],
+    rules: Ruleset,
+    goal: int,
+    *,
+    min_leftover: int = 0,
+    melded: Iterable[Meld] | None = None,
+    extra: Callable[[int], int] | None = None,
+    shared: Shared | None = None,
+) -> tuple[tuple[int, ...], ...] | None:
+    """Whether the solver's split of ``counts`` places ``goal`` tiles (melded, or laid
+    off where ``extra`` says) with ``min_leftover`` kept and, with ``melded`` (melds
+    already down in the turn, possibly none), is an opening with them: None if not,
+    else the melds of such a split (:func:`remi_rules._partition.split_reaching`,
+    under each shape of :func:`opening_classes`)."""
+    shapes = (partition.Constraints(),) if melded is None else opening_classes(rules, melded)
+    for shape in shapes:
+        split = partition.split_reaching(
+            counts,
+            rules,
+            goal,
+            tiles_objective=True,
+            constraints=shape._replace(min_leftover=min_leftover),
+            extra=extra,
+            shared=shared,
+        )
+        if split is not None:
+            return split
+    return None
 
 
 def better(

@@ -25,7 +25,7 @@ from .errors import InvalidMeldError
 from .melds import Meld, analyze_meld, arrange_meld
 from .opening import is_ace_set, min_rack_after_opening
 from .ruleset import Ruleset, require_ruleset
-from .solver import opening_classes
+from .solver import opening_classes, split_reaching
 from .table import JokerHistory
 from .tiles import Tile
 
@@ -269,20 +269,15 @@ def _closes(
     def reaching(
         counts: list[int], melded: Sequence[Meld], goal: int, layable: frozenset[int]
     ) -> tuple[tuple[int, ...], ...] | None:
-        shapes = opening_classes(rules, melded) if opening else (partition.Constraints(),)
-        for shape in shapes:
-            split = partition.split_reaching(
-                counts,
-                rules,
-                goal,
-                tiles_objective=True,
-                constraints=shape._replace(min_leftover=1),
-                extra=(lambda f: 1 if f in layable else 0) if layable else None,
-                shared=shared,
-            )
-            if split is not None:
-                return split
-        return None
+        return split_reaching(
+            counts,
+            rules,
+            goal,
+            min_leftover=1,
+            melded=melded if opening else None,
+            extra=(lambda f: 1 if f in layable else 0) if layable else None,
+            shared=shared,
+        )
 
     def placed(counts: list[int], melded: Sequence[Meld]) -> tuple[tuple[int, ...], ...] | None:
         """A split of ``counts`` (its melds) that places all its tiles but one (melded

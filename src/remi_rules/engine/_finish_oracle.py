@@ -319,22 +319,13 @@ def _reaching(
     ``[]`` where the solver kept no split (:func:`~remi_rules._partition.split_reaching`)."""
     from .. import _partition as partition
     from ..melds import arrange_meld
-    from ..solver import opening_classes
+    from ..solver import split_reaching
 
-    counts = partition.counts_of(tiles)
-    shapes = opening_classes(rules, down) if down is not None else (partition.Constraints(),)
-    for shape in shapes:
-        split = partition.split_reaching(
-            counts,
-            rules,
-            goal,
-            tiles_objective=True,
-            constraints=shape._replace(min_leftover=keep),
-        )
-        if split is not None:
-            arranged = (arrange_meld(map(partition.tile_of_field, f), rules) for f in split)
-            return [max(ways, key=lambda meld: meld.points).tiles for ways in arranged]
-    return None
+    split = split_reaching(partition.counts_of(tiles), rules, goal, min_leftover=keep, melded=down)
+    if split is None:
+        return None
+    arranged = (arrange_meld(map(partition.tile_of_field, f), rules) for f in split)
+    return [max(ways, key=lambda meld: meld.points).tiles for ways in arranged]
 
 
 def _meld_of(value: object, ids: tuple[int, ...], rules: Ruleset) -> Meld | None:
