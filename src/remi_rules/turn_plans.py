@@ -25,7 +25,7 @@ from .errors import InvalidMeldError
 from .melds import Meld, analyze_meld, arrange_meld
 from .opening import is_ace_set, min_rack_after_opening
 from .ruleset import Ruleset, require_ruleset
-from .solver import opening_classes, split_reaching
+from .solver import split_reaching
 from .table import JokerHistory
 from .tiles import Tile
 
@@ -127,8 +127,7 @@ def _closes_within(
     rules: Ruleset,
 ) -> bool:
     """Whether a split of the whole hand that keeps one tile (``split``, its melds'
-    fields)
-    shows a close without asking the solver again: some justifying meld (of
+    fields) shows a close without asking the solver again: some justifying meld (of
     ``completions``) is part of a meld of the split holding the taken tile's value
     ``picked``, and what that meld has besides it is nothing or a valid meld (then
     the split with those two melds in its place is the close)."""
@@ -196,14 +195,14 @@ def _opens(
 
     shared = Shared()  # (the rests are parts of one hand, as in can_close_with)
     for meld, rest in _completions(picked, rack, also, rules, valuer(jokers)):
-        if sum(rest) >= keep and any(
-            # (any split that is an opening will do: asked as a threshold question)
-            partition.split_reaching(
-                rest, rules, 0, constraints=shape._replace(min_leftover=keep), shared=shared
-            )
-            is not None
-            for shape in opening_classes(rules, [*done, meld])
-        ):
+        if sum(rest) < keep:
+            continue
+        # (any split that is an opening will do: a threshold question at 0 tiles; an
+        # empty split may be the answer)
+        opens = split_reaching(
+            rest, rules, 0, min_leftover=keep, melded=[*done, meld], shared=shared
+        )
+        if opens is not None:
             return True
     return False
 

@@ -260,10 +260,11 @@ def _splits(
         is_pe_tabla_turn(state, seat, turn) and not rules.pe_tabla_opening_rules_apply
     )
     cap = rules.max_rack_after_turn
+    bounded = closing or cap is not None  # (how many tiles stay is bounded)
     goal = len(rest_ids) - 1 - (0 if closing or cap is None else cap)
-    if (closing or cap is not None) and goal > len(tiles) - keep:
+    if bounded and goal > len(tiles) - keep:
         return  # (too few tiles may go down)
-    if (closing or cap is not None) and len(tiles) > FAST_MAX_TILES:
+    if bounded and len(tiles) > FAST_MAX_TILES:
         # A yes-or-no question, with the split it proved (a big hand's best split
         # costs the tie-break's questions).
         proved = _reaching(tiles, rules, goal, keep, down if opening else None)
@@ -274,9 +275,9 @@ def _splits(
             if plan is not None:
                 yield plan
     solution: Solution | None
-    if opening and (down or closing or cap is not None):
+    if opening and (down or bounded):
         solution = best_opening(tiles, rules, Objective.TILES, min_leftover=keep, melded=down)
-    elif opening or not (closing or cap is not None):
+    elif opening or not bounded:
         yield list(fixed)  # nothing more to put down (an opening would need it all)
         return
     else:
