@@ -860,6 +860,38 @@ def test_a_value_listed_once_as_layable_is_laid_off_once(name: str) -> None:
 
 
 @pytest.mark.rule("ATU-06")
+def test_values_held_twice_with_one_place_are_asked_a_bounded_number_of_ways(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A hand whose values no meld can hold, each held twice with one copy listed as
+    # layable (one place): exact up to turn_plans._WAYS ways (six such values: no
+    # close, one copy of each stays), past it the looser answer, in a bounded number
+    # of solver questions (eight values: 256 ways, not asked).
+    from remi_rules import solver, turn_plans
+
+    rules = variants.get("clasic")
+    asked = [0]
+    reaching = solver.split_reaching
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        asked[0] += 1
+        return reaching(*args, **kwargs)
+
+    monkeypatch.setattr(turn_plans, "split_reaching", counted)
+    pairs = ["1N", "5A", "9R", "13G", "3N", "7A", "11R", "12N"]
+    for size in (6, 8):
+        deal = Deal()
+        picked, *run = deal("5G 3G 4G")
+        twice = [deal(f"{t} {t}") for t in pairs[:size]]
+        rack = [*run, *(i for pair in twice for i in pair)]
+        layable = [pair[0] for pair in twice]
+        asked[0] = 0
+        closes = can_close_with(picked, rack, rules, layable=layable)
+        assert asked[0] <= turn_plans._WAYS + 2
+        assert closes is (size > 6)  # (exact at six: no close; the looser answer at eight)
+
+
+@pytest.mark.rule("ATU-06")
 @pytest.mark.parametrize("name", PRESETS)
 def test_can_close_with_is_the_question_asked_beside_every_justifying_meld(name: str) -> None:
     # The whole hand is asked first (and a justifying meld of its split answers at

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections import Counter
 from collections.abc import Collection, Iterator, Sequence
 from typing import Final
@@ -174,6 +175,13 @@ def can_open_with(
     return _opens(picked, rack, also, rules, tuple(jokers), done)
 
 
+_WAYS: Final = 64
+"""The most ways :func:`can_close_with` asks about one hand whose values are held more
+often than the table has places for them (each such value, and each joker, asked with
+0, 1, ... copies laid off).  Past it (more than six such values) the looser question
+answers, every value laid off as often as held: the question stays bounded, at the
+price of the over-count in that rare hand (docs/decisions.md)."""
+
 _CACHED: Final = 256
 """The answers :func:`can_open_with` and :func:`can_close_with` keep (the last ones
 asked): the engine asks each row take again at every listing of a turn and after an
@@ -290,13 +298,17 @@ def _closes(
         # ... copies of it taken out as laid off, the others not layable.
         capped = [f for f in fits if counts[f] > room[f] or f >= partition.REAL_FIELDS]
         free = fits.difference(capped)
+        loose = None
         if capped and all(f < partition.REAL_FIELDS for f in capped):
             # (first with every value laid off as often as held: a looser question,
             # which most hands fail, and whose split may lay off none too often)
-            split = reaching(counts, melded, goal, fits)
-            if split is None or _within_room(counts, split, room):
-                return split
-        for ways in itertools.product(*(range(min(room[f], counts[f]) + 1) for f in capped)):
+            loose = reaching(counts, melded, goal, fits)
+            if loose is None or _within_room(counts, loose, room):
+                return loose
+        choices = [range(min(room[f], counts[f]) + 1) for f in capped]
+        if math.prod(map(len, choices)) > _WAYS:
+            return loose if loose is not None else reaching(counts, melded, goal, fits)
+        for ways in itertools.product(*choices):
             rest = list(counts)
             for f, laid in zip(capped, ways, strict=True):
                 rest[f] -= laid
