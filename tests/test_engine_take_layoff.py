@@ -32,7 +32,10 @@ from remi_rules.engine import (
 from remi_rules.engine._common import layable_ids
 from remi_rules.engine._finish_oracle import _NO_CHANCE
 from remi_rules.errors import IllegalStepError
+from remi_rules.lipire import extends
+from remi_rules.melds import arrange_meld
 from remi_rules.rupere import can_close_with
+from remi_rules.tiles import Tile
 
 
 @pytest.mark.rule("RUPE-08")
@@ -50,6 +53,51 @@ def test_a_take_whose_obligation_cannot_be_met_is_refused() -> None:
     assert takes
     for step in takes:
         assert game.is_finishable(step), step
+
+
+@pytest.mark.rule("RUPE-08")
+@pytest.mark.rule("LIPI-07")
+@pytest.mark.parametrize(
+    ("position", "index", "picked"),
+    [
+        # rummy45 (the property below, seed 1-1): 12R makes 11R 12R 13R J with the
+        # rupere's 11R and J and one own tile (13R), too few own tiles for the
+        # obligation; and 11R J 13R, the meld the other three make, reads its joker
+        # as 12R, so 12R is no lay-off on it.
+        ("rummy45-layoff-take-joker-holds-the-place.json", 38, "12R"),
+        # clasic (seed 4-0): 6N makes 6G 6A 6N J with one own tile (6A); 6G 6A J is a
+        # three-tile set whose joker (from the row) is a reused one, which takes no
+        # lay-off.
+        ("clasic-layoff-take-reused-joker-set.json", 8, "6N"),
+    ],
+)
+def test_a_layoff_take_on_a_new_meld_needs_a_meld_that_takes_it(
+    position: str, index: int, picked: str
+) -> None:
+    # The take used to be listed, and no turn after it could end.
+    game = load_position(position)
+    state = game.state
+    assert str(state.table.tile(state.row[index])) == picked
+    with pytest.raises(IllegalStepError) as refused:
+        game.verify(Rupere(index))
+    assert refused.value.code.value == "take_cannot_justify"
+    for step in game.legal_steps():
+        if isinstance(step, Rupere | TakeLastDiscard):
+            assert game.is_finishable(step), step
+
+
+def test_a_lay_off_extends_a_meld_as_it_is_read() -> None:
+    rules = variants.get("rummy45")
+    (run,) = arrange_meld("11R J 13R", rules)
+    assert not extends(run, Tile.parse("12R"), rules)  # the joker's place
+    assert extends(run, Tile.parse("10R"), rules)
+    (four,) = arrange_meld("9G 10G 11G 12G", rules)
+    assert extends(four, Tile.parse("13G"), rules) and not extends(four, Tile.parse("13R"), rules)
+    assert extends(four, Tile.parse("J"), rules) and not extends(run, Tile.parse("J"), rules)
+    (group,) = arrange_meld("5R 5A 5N", rules)
+    assert extends(group, Tile.parse("5G"), rules) and not extends(group, Tile.parse("5R"), rules)
+    (full,) = arrange_meld("5R 5A 5N 5G", rules)
+    assert not extends(full, Tile.parse("J"), rules)
 
 
 def _takes_are_finishable(rules_name: str, seed: int, rounds: int) -> int:
@@ -78,22 +126,7 @@ def _takes_are_finishable(rules_name: str, seed: int, rounds: int) -> int:
 
 
 @pytest.mark.rule("RUPE-08")
-@pytest.mark.parametrize(
-    "preset",
-    [
-        "clasic",
-        pytest.param(
-            "rummy45",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="open (issue 12): rummy45 round 1-1 lists a 15-tile rupere "
-                "(Rupere(38), a joker among the tiles) after which no turn can end; the "
-                "take's checks over-count (END-01 now ends a round where every take is "
-                "such)",
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("preset", ["clasic", "rummy45"])
 def test_every_accepted_take_can_end_its_turn(preset: str) -> None:
     assert _takes_are_finishable(preset, 1, 3) > 0
 

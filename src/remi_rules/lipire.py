@@ -39,7 +39,7 @@ import attrs
 
 from .context import TurnContext, boolean_form, table_context
 from .errors import InvalidLayoffError, InvalidMeldError, LayoffErrorCode, MeldErrorCode
-from .melds import MeldKind, analyze_meld, is_valid_meld
+from .melds import Meld, MeldKind, analyze_meld, is_valid_meld
 from .opening import may_lay_off_on_others
 from .ruleset import Ruleset, require_ruleset
 from .table import JokerState, Table, TableMeld
@@ -152,6 +152,19 @@ def _check_end(
             return E.JOKER_LIMIT, err.code
         return E.NOT_FITTING, err.code
     return None
+
+
+def extends(meld: Meld, tile: Tile, rules: Ruleset) -> bool:
+    """Whether ``tile`` makes a valid meld laid at an end of ``meld`` (a run) or with it
+    (a set): the shape of a lay-off (MELD-02/03/05), with ``meld`` as read, so a joker
+    keeps the tile it stands for.  The table's own conditions (whose meld, the turn,
+    LIPI-07 and JOLY-07) are :func:`verify_lay_off`'s."""
+    if meld.is_full:
+        return False
+    if meld.kind is MeldKind.TERTA:
+        return is_valid_meld([*meld.tiles, tile], rules)
+    ends = (End.LOW,) if meld.high_ace else (End.LOW, End.HIGH)
+    return any(is_valid_meld(_placed(meld.tiles, tile, end), rules) for end in ends)
 
 
 def _reused_joker_3set(table: Table, meld: TableMeld, rules: Ruleset) -> bool:

@@ -15,8 +15,8 @@ import functools
 import itertools
 import math
 from collections import Counter
-from collections.abc import Collection, Iterator, Sequence
-from typing import Final
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Final
 
 from . import _partition as partition
 from ._placeable import never_placed
@@ -29,6 +29,9 @@ from .ruleset import Ruleset, require_ruleset
 from .solver import split_reaching
 from .table import JokerHistory
 from .tiles import Tile
+
+if TYPE_CHECKING:
+    from ._by_ranks import Shared
 
 __all__ = ["can_close_with", "can_open_with"]
 
@@ -103,7 +106,9 @@ def _undominated(
     ]
 
 
-def _within_room(counts: list[int], split: Sequence[tuple[int, ...]], room: dict[int, int]) -> bool:
+def _within_room(
+    counts: list[int], split: Sequence[tuple[int, ...]], room: Mapping[int, int]
+) -> bool:
     """The split (its melds) of the hand ``counts`` leaves at most one tile that is not
     laid off, each value laid off at most as often as ``room`` allows.  An empty split
     (none kept) proves nothing."""
@@ -248,6 +253,64 @@ def can_close_with(
     return _closes(picked, rack, also, rules, tuple(sorted(places.items())), opening, tuple(jokers))
 
 
+def placing_split(
+    counts: list[int],
+    rules: Ruleset,
+    room: Mapping[int, int],
+    *,
+    melded: Sequence[Meld] | None = None,
+    shared: Shared | None = None,
+) -> tuple[tuple[int, ...], ...] | None:
+    """A split of the hand ``counts`` (its melds, as solver fields) that places all its
+    tiles but one, melded or laid off: the tiles of field ``f`` at most ``room[f]``
+    times each (the places the table has for them; a joker's field too) and, with
+    ``melded`` (the turn's melds, possibly none), an opening with them; or None.
+    Lay-offs never count toward an opening's points.  The tiles the split leaves out
+    are the lay-offs and the one tile kept.  Past :data:`_WAYS` ways the answer is the
+    looser one (every listed value laid off as often as held): a None is then still
+    exact, a split may lay off a value too often."""
+    fits = frozenset(f for f, n in room.items() if n)
+
+    def reaching(
+        counts: list[int], goal: int, layable: frozenset[int]
+    ) -> tuple[tuple[int, ...], ...] | None:
+        return split_reaching(
+            counts,
+            rules,
+            goal,
+            min_leftover=1,
+            melded=melded,
+            extra=(lambda f: 1 if f in layable else 0) if layable else None,
+            shared=shared,
+        )
+
+    goal = sum(counts) - 1
+    # A numbered value with as many places as copies is laid off by the solver (a
+    # lay-off worth one tile); a value held more often than it has places, and a
+    # joker (the solver lays off only numbered tiles), is asked each way: 0, 1, ...
+    # copies of it taken out as laid off, the others not layable.
+    capped = [f for f in fits if counts[f] > room[f] or f >= partition.REAL_FIELDS]
+    free = fits.difference(capped)
+    loose = None
+    if capped and all(f < partition.REAL_FIELDS for f in capped):
+        # (first with every value laid off as often as held: a looser question, which
+        # most hands fail, and whose split may lay off none too often)
+        loose = reaching(counts, goal, fits)
+        if loose is None or _within_room(counts, loose, room):
+            return loose
+    choices = [range(min(room[f], counts[f]) + 1) for f in capped]
+    if math.prod(map(len, choices)) > _WAYS:
+        return loose if loose is not None else reaching(counts, goal, fits)
+    for ways in itertools.product(*choices):
+        rest = list(counts)
+        for f, laid in zip(capped, ways, strict=True):
+            rest[f] -= laid
+        split = reaching(rest, goal - sum(ways), free)
+        if split is not None:
+            return split
+    return None
+
+
 @functools.lru_cache(maxsize=_CACHED)
 def _closes(
     picked: int,
@@ -273,49 +336,8 @@ def _closes(
     # memos serves every question, each a threshold question (all but one tile placed).
     shared = Shared()
 
-    def reaching(
-        counts: list[int], melded: Sequence[Meld], goal: int, layable: frozenset[int]
-    ) -> tuple[tuple[int, ...], ...] | None:
-        return split_reaching(
-            counts,
-            rules,
-            goal,
-            min_leftover=1,
-            melded=melded if opening else None,
-            extra=(lambda f: 1 if f in layable else 0) if layable else None,
-            shared=shared,
-        )
-
     def placed(counts: list[int], melded: Sequence[Meld]) -> tuple[tuple[int, ...], ...] | None:
-        """A split of ``counts`` (its melds) that places all its tiles but one (melded
-        or laid off, each value at most as often as the table has places for it) and,
-        with ``opening``, is an opening with ``melded``; or None.  Lay-offs never count
-        toward an opening's points."""
-        goal = sum(counts) - 1
-        # A numbered value with as many places as copies is laid off by the solver
-        # (a lay-off worth one tile); a value held more often than it has places, and
-        # a joker (the solver lays off only numbered tiles), is asked each way: 0, 1,
-        # ... copies of it taken out as laid off, the others not layable.
-        capped = [f for f in fits if counts[f] > room[f] or f >= partition.REAL_FIELDS]
-        free = fits.difference(capped)
-        loose = None
-        if capped and all(f < partition.REAL_FIELDS for f in capped):
-            # (first with every value laid off as often as held: a looser question,
-            # which most hands fail, and whose split may lay off none too often)
-            loose = reaching(counts, melded, goal, fits)
-            if loose is None or _within_room(counts, loose, room):
-                return loose
-        choices = [range(min(room[f], counts[f]) + 1) for f in capped]
-        if math.prod(map(len, choices)) > _WAYS:
-            return loose if loose is not None else reaching(counts, melded, goal, fits)
-        for ways in itertools.product(*choices):
-            rest = list(counts)
-            for f, laid in zip(capped, ways, strict=True):
-                rest[f] -= laid
-            split = reaching(rest, melded, goal - sum(ways), free)
-            if split is not None:
-                return split
-        return None
+        return placing_split(counts, rules, room, melded=melded if opening else None, shared=shared)
 
     # One question first for every justifying meld: a split of the rest with the meld
     # beside it is a split of the whole hand that keeps the same tile (and, with

@@ -46,7 +46,7 @@ from ..melds import MeldKind, analyze_meld
 from ..ruleset import Ruleset, SwappedJokerUse
 from ..rupere import TakeSource, justifying_melds
 from ..table import TableMeld
-from ..tiles import Tile
+from ..tiles import JOKER_IDS, Tile
 from ._common import is_pe_tabla_turn, rights
 from ._finish_bounds import out_of_reach
 from ._finish_oracle import apply_or_none, must_close, oracle, own_left, plan_refusals
@@ -113,7 +113,7 @@ def _position(state: GameState) -> Hashable:
         table.jokers,
         turn.new_melds,
         turn.swapped_jokers,
-        turn.laid_off,
+        tuple(sorted(turn.laid_off)),
         turn.obligation,
         state.seats[state.current].declared_pe_tabla,
     )
@@ -135,9 +135,10 @@ def _search(state: GameState, memo: dict[Hashable, bool]) -> bool:
     memo[key] = False
     if out_of_reach(state):
         return False  # not now, nor after any move (necessary conditions)
-    found = oracle(state)
+    answer = oracle(state)
+    found = answer is True
     if not found:
-        for step in _moves(state):
+        for step in _moves(state, answer is False):
             after = apply_or_none(state, step, listed=True)
             if after is not None and _search(after, memo):
                 found = True
@@ -146,10 +147,11 @@ def _search(state: GameState, memo: dict[Hashable, bool]) -> bool:
     return found
 
 
-def _moves(state: GameState) -> Iterator[Step]:
+def _moves(state: GameState, proved: bool = False) -> Iterator[Step]:
     """The moves on the table worth trying (see the module's docstring), and the
     player's own pe-tablă declaration where it is open: each legal in ``state`` (the
-    generators' own steps, or checked here)."""
+    generators' own steps, or checked here).  ``proved``: the oracle answered False
+    (not None) at this position."""
     from ._copies import classes_of
     from ._placing import layoffs_and_swaps, meld_candidates
 
@@ -252,7 +254,23 @@ def _moves(state: GameState) -> Iterator[Step]:
     on_rack = [j for j in owed_jokers if j in seat.rack]
     if on_rack and not every:
         need_room = {m for m in new if not _takes_all(state, m, on_rack)}
+    # A turn that must close, where the oracle's False said that no close lays off
+    # only on the places the table has now, and no joker is on the rack: only the
+    # lay-offs that make room for another tile are worth a position (:func:`_widens`).
+    closing = (
+        proved
+        and every
+        and rules.max_rack_after_turn is None
+        and _lays_off_in_oracle(state)
+        and not any(i in JOKER_IDS for i in seat.rack)
+    )
+    held = {table.tile(i) for i in seat.rack} if closing else set()
     for step in layoffs:
+        if closing:
+            meld = table.melds[step.meld]
+            if _widens(meld, table.tile(step.tile), held) or unlocks(meld):
+                yield step
+            continue
         if every:
             yield step
             continue
@@ -273,6 +291,44 @@ def _moves(state: GameState) -> Iterator[Step]:
             useful = (step.tile == picked and rules.take_discard_may_layoff) or unlocks(meld)
         if useful:
             yield step
+
+
+def _lays_off_in_oracle(state: GameState) -> bool:
+    """The oracle of this position asks its closes with the lay-offs the table has
+    room for (:func:`~remi_rules.engine._finish_oracle._splits`): a turn that must
+    close, where melds may be made and the taken tile is not kept unmelded."""
+    turn = state.pending
+    assert turn is not None
+    seat = state.seats[state.current]
+    rules = state.rules
+    if not must_close(state) or (seat.turns == 1 and rules.first_turn_no_meld):
+        return False
+    ob = turn.obligation
+    return not (
+        ob is not None
+        and ob.source is not TakeSource.ATU
+        and rules.take_discard_without_meld_declares_pe_tabla
+        and rules.pe_tabla_enabled
+        and not turn.opened_before
+    )
+
+
+def _widens(meld: TableMeld, tile: Tile, held: set[Tile]) -> bool:
+    """A lay-off of ``tile`` on ``meld`` may make room that the oracle of this position
+    does not count: on a run, a place next to it for a tile of the rack (``held``) or
+    on a meld holding a joker (a swap); a joker anywhere.  The other lay-offs take a
+    place the oracle counts and give none, so a close through them is a close through
+    the oracle's lay-offs after the same other moves (a swap, which brings a joker
+    that could fill a new place, first: the search tries every swap, and where a
+    joker is on the rack every lay-off)."""
+    if tile.is_joker or meld.meld.jokers:
+        return True
+    if meld.kind is not MeldKind.SUITA:
+        return False
+    rank, color = tile.rank, tile.color
+    assert rank is not None and color is not None
+    ranks = {rank - 1, rank + 1} | ({2, 13} if rank == 1 else {1} if rank == 13 else set())
+    return any(Tile(rank=r, color=color) in held for r in ranks if 1 <= r <= 13)
 
 
 def _takes_all(state: GameState, meld: int, jokers: list[int]) -> bool:

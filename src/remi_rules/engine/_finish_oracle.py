@@ -13,21 +13,24 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Final
 
 import attrs
 
-from .._partition import FAST_MAX_TILES
+from .._partition import FAST_MAX_TILES, counts_of, field_of, tile_of_field
 from ..errors import IllegalStepError, InvalidMeldError
-from ..melds import Meld, analyze_meld
+from ..lipire import End, might_fit
+from ..melds import Meld, analyze_meld, arrange_meld
 from ..opening import min_rack_after_opening
 from ..ruleset import Ruleset, SwappedJokerUse
 from ..rupere import TakeSource, justifying_melds, obligation_met
 from ..solver import Objective, Solution, best_melds, best_opening
 from ..tiles import Tile
-from ._common import is_pe_tabla_turn, keeps_opening_minimum
+from ..turn_plans import placing_split
+from ._common import is_pe_tabla_turn, keeps_opening_minimum, layable_ids
 from .deal import NoChance
 from .state import GameState
-from .steps import MeldTiles, Step
+from .steps import LayOff, MeldTiles, Step
 from .transition import apply_listed, apply_step
 
 __all__ = ["apply_or_none", "must_close", "oracle", "own_left", "plan_refusals"]
@@ -87,9 +90,13 @@ def _any_meld_rules(rules: Ruleset) -> Ruleset:
     )
 
 
-def oracle(state: GameState) -> bool:
+def oracle(state: GameState) -> bool | None:
     """Whether new melds alone (the owed ones, then the solver's split of the rest)
-    can end the turn now; each plan found is played out by the engine."""
+    can end the turn now; each plan found is played out by the engine.  In a turn
+    that must close the split may also lay tiles off, as many of a value as the table
+    has places for now (:func:`_room`): False then also says that no close lays off
+    only on those places; None where such a split was found that the engine did not
+    play out (so nothing is proved)."""
     turn = state.pending
     assert turn is not None
     seat = state.seats[state.current]
@@ -151,11 +158,13 @@ def oracle(state: GameState) -> bool:
             if j not in rack:
                 return False
             owed.append([None])  # its meld is chosen once the others are known
+    unsure = False
     for chosen in _choices(owed):
         for plan in _plans(state, chosen):
             if _plays_out(state, plan):
                 return True
-    return False
+            unsure = unsure or plan[-1:] == [_LAY_THE_REST]
+    return None if unsure else False
 
 
 def _choices(
@@ -264,6 +273,20 @@ def _splits(
     goal = len(rest_ids) - 1 - (0 if closing or cap is None else cap)
     if bounded and goal > len(tiles) - keep:
         return  # (too few tiles may go down)
+    if closing and not held:
+        # The close with the lay-offs the table has room for now (each value at most
+        # as often as it has places): none if no such split exists, which covers the
+        # splits without lay-offs too; else its melds, then the rest laid off.
+        room = _room(state, free_ids)
+        if room:
+            split = placing_split(counts_of(tiles), rules, room, melded=down if opening else None)
+            if split is None:
+                return
+            arranged = (arrange_meld(map(tile_of_field, f), rules) for f in split)
+            melds = [max(ways, key=lambda meld: meld.points).tiles for ways in arranged]
+            plan = _plan_of(fixed, melds, free_ids, value)
+            if plan is not None:
+                yield [*plan, _LAY_THE_REST]
     if bounded and len(tiles) > FAST_MAX_TILES:
         # A yes-or-no question, with the split it proved (a big hand's best split
         # costs the tie-break's questions).
@@ -353,11 +376,53 @@ def _ids_for(
     return tuple(out)
 
 
+def _room(state: GameState, free_ids: list[int]) -> Counter[int]:
+    """Per solver field, how many tiles of ``free_ids`` the table takes as lay-offs
+    now: the places it has for them (:func:`~remi_rules.engine._common.layable_ids`)."""
+    value = state.table.tile
+    return Counter(field_of(value(i)) for i in layable_ids(state, free_ids, state.current))
+
+
+_LAY_THE_REST: Final[tuple[int, ...]] = ()
+"""The last item of a plan whose melds leave tiles to lay off (:func:`_lay_the_rest`)."""
+
+
+def _lay_the_rest(state: GameState) -> GameState:
+    """Lay off rack tiles (each where the engine first accepts it, again while one
+    more goes) until the turn can end or one tile is left."""
+    from .legal import can_end_turn
+
+    laid = True
+    while laid and not can_end_turn(state):
+        laid = False
+        for tile_id in state.seats[state.current].rack:
+            if len(state.seats[state.current].rack) == 1:
+                break
+            tile = state.table.tile(tile_id)
+            after = next(
+                (
+                    after
+                    for index, meld in enumerate(state.table.melds)
+                    if might_fit(tile, meld)
+                    for end in (End.LOW, End.HIGH, End.SET)
+                    if (after := apply_or_none(state, LayOff(tile_id, index, end))) is not None
+                ),
+                None,
+            )
+            if after is not None:
+                state, laid = after, True
+    return state
+
+
 def _plays_out(state: GameState, plan: list[tuple[int, ...]]) -> bool:
-    """Put the plan's melds down with the engine; the turn must then be able to end."""
+    """Put the plan's melds down with the engine (and, where it ends so, lay off the
+    rest); the turn must then be able to end."""
     from .legal import can_end_turn
 
     for ids in plan:
+        if ids == _LAY_THE_REST:
+            state = _lay_the_rest(state)
+            continue
         after = apply_or_none(state, MeldTiles(ids))
         if after is None:
             plan_refusals[0] += 1

@@ -17,14 +17,15 @@ from ..errors import (
     StepErrorCode,
     TakeErrorCode,
 )
-from ..lipire import might_fit
-from ..melds import arrange_meld
+from ..lipire import extends, might_fit
+from ..melds import MeldKind, arrange_meld
 from ..ruleset import (
     Ruleset,
     StockExhausted,
 )
 from ..rupere import TakeObligation
-from ..tiles import Tile
+from ..table import JokerState
+from ..tiles import JOKER_IDS, Tile
 from ._common import handles, layable_ids, refuse, replace_seat, wrap
 from .deal import Chance
 from .events import (
@@ -265,8 +266,9 @@ def _usable_for_layoff(state: GameState, index: int) -> bool:
     obligation accepts (:func:`~remi_rules.rupere.can_justify`, its own tiles
     counted); or it can be laid off on a new meld made this turn of other tiles (the
     rack's and the rupere's): a meld of four tiles or more holding it whose other
-    tiles are a meld.  (A three-tile meld holding it is the meld the obligation
-    judges, so its own tiles count there.)"""
+    tiles are a meld it extends as that meld is read (:func:`~remi_rules.lipire.extends`:
+    ``11R J 13R`` takes no 12R, its joker stands there).  (A three-tile meld holding
+    it is the meld the obligation judges, so its own tiles count there.)"""
     picked = state.row[index]
     if layable_ids(state, (picked,), state.current):
         return True
@@ -278,10 +280,27 @@ def _usable_for_layoff(state: GameState, index: int) -> bool:
         return True
     value = valuer(jokers)
     left = len(seat.rack) + len(also)  # the tiles besides the picked one
+    tile = value(picked)
     for ids, _ in justifying(picked, seat.rack, _any_meld_rules(rules), also, (), value):
-        if 4 <= len(ids) <= left and arrange_meld([value(i) for i in ids if i != picked], rules):
-            return True
+        if 4 <= len(ids) <= left:
+            others = [i for i in ids if i != picked]
+            closed = _reused_joker_trio(others, state)  # as a set, it takes no lay-off
+            for meld in arrange_meld(map(value, others), rules):
+                if extends(meld, tile, rules) and not (closed and meld.kind is MeldKind.TERTA):
+                    return True
     return False
+
+
+def _reused_joker_trio(ids: list[int], state: GameState) -> bool:
+    """LIPI-07 without ``layoff_on_3set_with_reused_joker``: ``ids`` are two numbered
+    tiles and a joker taken off the table as often as it may be, which as a set would
+    take no lay-off."""
+    if state.rules.layoff_on_3set_with_reused_joker:
+        return False
+    jokers = [i for i in ids if i in JOKER_IDS]
+    if len(ids) != 3 or len(jokers) != 1:
+        return False
+    return state.table.joker(jokers[0]).state(state.rules) is JokerState.REUSED
 
 
 def may_take_atu(state: GameState) -> bool:
