@@ -49,7 +49,14 @@ from ..table import TableMeld
 from ..tiles import JOKER_IDS, Tile
 from ._common import is_pe_tabla_turn, rights
 from ._finish_bounds import out_of_reach
-from ._finish_oracle import apply_or_none, must_close, oracle, own_left, plan_refusals
+from ._finish_oracle import (
+    apply_or_none,
+    keeps_picked,
+    must_close,
+    oracle,
+    own_left,
+    plan_refusals,
+)
 from .state import GameState, Phase
 from .steps import Close, DeclarePeTabla, Discard, Draw, LayOff, MeldTiles, Step, SwapJoker, Undo
 
@@ -297,20 +304,10 @@ def _lays_off_in_oracle(state: GameState) -> bool:
     """The oracle of this position asks its closes with the lay-offs the table has
     room for (:func:`~remi_rules.engine._finish_oracle._splits`): a turn that must
     close, where melds may be made and the taken tile is not kept unmelded."""
-    turn = state.pending
-    assert turn is not None
     seat = state.seats[state.current]
-    rules = state.rules
-    if not must_close(state) or (seat.turns == 1 and rules.first_turn_no_meld):
+    if not must_close(state) or (seat.turns == 1 and state.rules.first_turn_no_meld):
         return False
-    ob = turn.obligation
-    return not (
-        ob is not None
-        and ob.source is not TakeSource.ATU
-        and rules.take_discard_without_meld_declares_pe_tabla
-        and rules.pe_tabla_enabled
-        and not turn.opened_before
-    )
+    return not keeps_picked(state)
 
 
 def _widens(meld: TableMeld, tile: Tile, held: set[Tile]) -> bool:

@@ -33,7 +33,14 @@ from .state import GameState
 from .steps import LayOff, MeldTiles, Step
 from .transition import apply_listed, apply_step
 
-__all__ = ["apply_or_none", "must_close", "oracle", "own_left", "plan_refusals"]
+__all__ = [
+    "apply_or_none",
+    "keeps_picked",
+    "must_close",
+    "oracle",
+    "own_left",
+    "plan_refusals",
+]
 
 _NO_CHANCE = NoChance()
 
@@ -60,6 +67,22 @@ def must_close(state: GameState) -> bool:
     seat = state.seats[state.current]
     ob = turn.obligation
     return (ob is not None and ob.must_close) or is_pe_tabla_turn(state, seat, turn)
+
+
+def keeps_picked(state: GameState) -> bool:
+    """The taken tile may stay unmelded, which declares pe tablă (a row take by a
+    player not opened before, under ``take_discard_without_meld_declares_pe_tabla``)."""
+    turn = state.pending
+    assert turn is not None
+    rules = state.rules
+    ob = turn.obligation
+    return (
+        ob is not None
+        and ob.source is not TakeSource.ATU
+        and rules.take_discard_without_meld_declares_pe_tabla
+        and rules.pe_tabla_enabled
+        and not turn.opened_before
+    )
 
 
 def own_left(state: GameState) -> int:
@@ -111,12 +134,7 @@ def oracle(state: GameState) -> bool | None:
     owed: list[list[tuple[int, ...] | None]] = []
     if ob is not None:
         p = ob.picked
-        keeps = (
-            ob.source is not TakeSource.ATU
-            and rules.take_discard_without_meld_declares_pe_tabla
-            and rules.pe_tabla_enabled
-            and not turn.opened_before
-        )
+        keeps = keeps_picked(state)
         if p in rack and not keeps and own_left(state) < rules.take_meld_min_own_tiles:
             return False  # too few own tiles left for its meld
         if p in rack:
