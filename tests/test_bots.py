@@ -134,3 +134,33 @@ def test_announce_02_a_forced_draw_waits_for_the_announcement_window() -> None:
         game = Game.new(rules, 4, seed=seed, automation=Automation.all())
         play_round(game, [GreedyBot() for _ in range(4)])
         assert not any(s.missed_announcement for s in game.state.seats), seed
+
+
+def test_the_random_bot_at_the_undo_cap_goes_on_with_a_listed_step() -> None:
+    # A turn that may take back no more steps (the undo cap) and cannot end yet lists
+    # neither Undo nor a discard or close (clasic seed 3873, 2 random bots: an atu
+    # take on a 55-tile rack, taken back 64 times; its listing, every step's
+    # finishable search on that rack, takes a minute, so the view is stood in for).
+    # Where the bot's plan found no end it proposed an Undo, which the engine refused
+    # (undo_limit): it now plays the first step listed, each of which still lets the
+    # turn end.
+    from typing import Any, cast
+
+    from remi_rules.bots import _or_an_end
+    from remi_rules.engine import Close, MeldTiles, PlayerView, Undo
+
+    class AtTheCap:
+        def __init__(self, listed: list[Any]) -> None:
+            self.listed = listed
+
+        def legal_steps(self) -> list[Any]:
+            return self.listed
+
+    meld = MeldTiles((1, 5, 9))
+    capped = cast(PlayerView, AtTheCap([meld]))
+    assert _or_an_end(Undo(), capped) == meld
+    ending = cast(PlayerView, AtTheCap([meld, Close(3)]))
+    assert _or_an_end(Undo(), ending) == Close(3)
+    free = cast(PlayerView, AtTheCap([meld, Undo()]))
+    assert _or_an_end(Undo(), free) == Undo()
+    assert _or_an_end(meld, capped) == meld

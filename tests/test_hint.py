@@ -493,11 +493,6 @@ def test_the_plans_on_seeded_views_are_the_recorded_ones(name: str) -> None:
 
 # -- huge racks -------------------------------------------------------------------------------
 
-HUGE = os.environ.get("REMI_HUGE_RACKS") == "1"
-"""The hint on the two huge racks below takes tens of seconds (every candidate turn asks
-the solver about a rack of 60-70 tiles; docs/solver.md, "Huge racks"): set the variable
-to play them out."""
-
 
 class _BestTakeRandom(RandomBot):
     """The random bot as it was when these racks were found: a take from the row met
@@ -535,12 +530,16 @@ def test_the_huge_racks_of_the_random_simulation_are_reached(
     assert view.own_turn is not None and view.own_turn.obligation is not None
 
 
-@pytest.mark.skipif(not HUGE, reason="tens of seconds (REMI_HUGE_RACKS=1)")
 @pytest.mark.parametrize("seed", [74, 124])
 def test_the_hint_on_a_huge_rack_is_answered(seed: int) -> None:
+    # Both racks close after the take (each candidate turn used to ask the solver
+    # about a rack of 60-70 tiles, tens of seconds; the first close of a big rack now
+    # ends the search, docs/decisions.md).
     game = _random_round_until(seed, 80)
     view = game.view(game.state.current)
     plan = hint(view, samples=0)
+    assert plan.closes and plan.complete
     state = game.state
     for step in plan.steps:
         state, _ = apply_step(state, step, NoChance())
+    assert state.end is not None and state.end.closer == view.seat

@@ -19,7 +19,9 @@ import pytest
 from saved_positions import load_position
 
 from remi_rules import _hint_bound, hint
-from remi_rules.engine import Game
+from remi_rules._hint_turn import Planner
+from remi_rules.bots import RandomBot
+from remi_rules.engine import Game, Undo
 from remi_rules.melds import Meld
 
 
@@ -82,3 +84,48 @@ def test_every_answer_of_the_hint_is_the_solvers_own(monkeypatch: pytest.MonkeyP
     for step in plan.steps:
         game.apply(step)
     assert game.state.current != seat or game.over
+
+
+@pytest.mark.rule("ATU-06")
+@pytest.mark.parametrize(
+    ("name", "tiles"),
+    [
+        # seed 3873, turn 84: the atu taken onto a 55-tile rack
+        ("clasic-stock-out-atu-take-56-tiles.json", 56),
+        # seed 124, turn 82: a close that needs a joker swapped first (2G for J)
+        ("clasic-stock-out-atu-take-swap-52-tiles.json", 52),
+    ],
+)
+def test_an_atu_take_on_a_big_rack_is_met_by_the_close_its_check_proved(
+    name: str, tiles: int
+) -> None:
+    # Random bots with the stock out (`remi-rules simulate --variant clasic --bots
+    # random,random`).  The take's own check (can_close_with: each value laid off at
+    # most as often as the table has places for it) proved a close; the random bot
+    # and the hint used to look for it with every fitting value laid off as often as
+    # held, found none, and took the atu back 64 times (the undo cap).
+    game = load_position(name)
+    state = game.state
+    seat = state.current
+    assert state.pending is not None and state.pending.obligation is not None
+    assert state.pending.obligation.must_close
+    assert len(state.seats[seat].rack) == tiles
+    view = game.view(seat)
+    first = Planner(view, 0).first_turn()
+    assert first is not None and first.closes
+    best = hint(view, samples=0)
+    assert best.closes
+    for plan in (first, best):
+        replayed = load_position(name)
+        for step in plan.steps:
+            replayed.apply(step)
+        assert replayed.over and replayed.state.end is not None
+        assert replayed.state.end.closer == seat
+    bot = RandomBot(seed=1)
+    steps = []
+    while not game.over:
+        step = bot.choose(game.view(seat))
+        steps.append(step)
+        game.apply(step)
+    assert not any(isinstance(s, Undo) for s in steps)
+    assert game.state.end is not None and game.state.end.closer == seat

@@ -1087,3 +1087,61 @@ def test_a_whole_hand_that_places_all_but_one_need_not_close(name: str, hand: st
     rules = variants.get(name)
     assert not can_close_with(ids[0], ids[1:], rules)
     assert not _closes_by_completions(ids[0], tuple(ids[1:]), rules, ())
+
+
+def _placing_by_ways(counts: list[int], rules: Any, room: dict[int, int]) -> bool:
+    """The long way to :func:`turn_plans.placing_split`'s verdict: every choice of how
+    many copies of each value held more often than it has places (and each joker) are
+    laid off, those taken out of the hand, the others laid off freely."""
+    from remi_rules import _partition as partition
+
+    capped = [f for f, n in room.items() if n and (counts[f] > n or f >= partition.REAL_FIELDS)]
+    free = {f for f, n in room.items() if n} - set(capped)
+    goal = sum(counts) - 1
+    for ways in itertools.product(*(range(min(room[f], counts[f]) + 1) for f in capped)):
+        rest = list(counts)
+        for f, laid in zip(capped, ways, strict=True):
+            rest[f] -= laid
+        found = partition.split_reaching(
+            rest,
+            rules,
+            goal - sum(ways),
+            tiles_objective=True,
+            constraints=partition.Constraints(min_leftover=1),
+            extra=(lambda f: 1 if f in free else 0) if free else None,
+        )
+        if found is not None:
+            return True
+    return False
+
+
+@pytest.mark.rule("ATU-06")
+@pytest.mark.parametrize("name", PRESETS)
+def test_a_big_hand_caps_its_lay_offs_in_the_search(name: str) -> None:
+    # On a hand of more than FAST_MAX_TILES tiles the search by ranks caps each value's
+    # lay-offs at its places itself (one question, not one per way): the same verdict
+    # as every way asked, and a split that lays no value off more often than it has
+    # places.  Seeded hands of 41-52 tiles from a few ranks, values held twice with one
+    # place, some values with places for every copy, a joker with a place or none.
+    import random
+
+    from remi_rules import _partition as partition
+    from remi_rules import turn_plans
+
+    rules = variants.get(name)
+    rng = random.Random(f"big-caps-{name}")
+    verdicts = set()
+    for _ in range(6):
+        ranks = rng.sample(range(1, 14), 8)
+        pool = [i for i in range(104) if tile_of(i).rank in ranks] + [104, 105]
+        hand = rng.sample(pool, rng.randint(41, 52))
+        counts = partition.counts_of(tile_of(i) for i in hand)
+        held = [f for f, n in enumerate(counts) if n]
+        room = {f: rng.choice((1, 1, 2)) for f in rng.sample(held, min(len(held), 7))}
+        split = turn_plans.placing_split(counts, rules, room)
+        want = _placing_by_ways(counts, rules, room)
+        assert (split is not None) == want, (sorted(map(str, map(tile_of, hand))), room)
+        if split:
+            assert turn_plans._within_room(counts, split, room)
+        verdicts.add(want)
+    assert verdicts == {True, False}

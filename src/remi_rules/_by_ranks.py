@@ -8,7 +8,7 @@ bound of :mod:`remi_rules._bound`, with the bounds met memoised."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from ._bound import make_bound
@@ -51,8 +51,9 @@ class _Group:
     (:class:`Shared`)."""
 
     def __init__(self) -> None:
-        self.worth: dict[int, int] = {}
-        """Each field's lay-off worth, as the first search whose hand held it said."""
+        self.worth: dict[int, tuple[int, int]] = {}
+        """Each field's lay-off worth and how many of its tiles may be laid off, as
+        the first search whose hand held it said."""
         self.local: dict[_LocalKey, list[_Local]] = {}
         self.entries: dict[_State, list[int]] = {}
         self.children: dict[_State, list[tuple[int, _State, int]]] = {}
@@ -60,14 +61,15 @@ class _Group:
         self.tables: dict[tuple[tuple[int, ...], tuple[int, ...]], _Tables] = {}
         """The bounds of each hand and lay-off worths asked so far."""
 
-    def apart(self, counts: Sequence[int], lay: Sequence[int]) -> int:
+    def apart(self, counts: Sequence[int], lay: Sequence[int], cap: Sequence[int]) -> int:
         """The fields (a mask of the search's state: 3 bits a field, an ace's also at
         the top) whose tiles in the hand ``counts`` are worth otherwise than ``lay``
-        says there; the others' worths are this group's from now on."""
+        and ``cap`` (how many may be laid off) say there; the others' worths are this
+        group's from now on."""
         worth = self.worth
         apart = 0
         for f in range(REAL_FIELDS):
-            if counts[f] and worth.setdefault(f, lay[f]) != lay[f]:
+            if counts[f] and worth.setdefault(f, (lay[f], cap[f])) != (lay[f], cap[f]):
                 apart |= 7 << 3 * f
                 if f < 4:
                     apart |= 7 << 3 * (_D_TOP + f)
@@ -119,6 +121,7 @@ def by_ranks(
     memos: list[dict[Any, Any]],
     allowance: list[int],
     shared: Shared | None = None,
+    lay_cap: Mapping[int, int] | None = None,
 ) -> tuple[
     Callable[[int, int, int, int, int], int],
     Callable[[int, int, int, int, int, int], bool],
@@ -137,8 +140,10 @@ def by_ranks(
     ``allowance[0]``; past zero the question raises
     :class:`~remi_rules._partition._OverBudget`, and may be asked again (what it
     proved is kept).  ``shared``: memos kept across the calls of one caller
-    (:class:`Shared`); the answers are the same."""
-    moving = fields(counts, rules, constraints, tiles_objective, extra, memos)
+    (:class:`Shared`); the answers are the same.  ``lay_cap``: per real field, how
+    many of its tiles at most ``extra`` lays off (:func:`~remi_rules._field_moves.
+    fields`)."""
+    moving = fields(counts, rules, constraints, tiles_objective, extra, memos, lay_cap)
     per, adjacent, runs_ok, high, track, end = moving[:6]
     gain_of, lay, fixed_rank, jokers, clip, final, local_moves = moving[6:13]
     own_local: dict[_LocalKey, list[_Local]] = {}
@@ -161,7 +166,7 @@ def by_ranks(
     )
     if shared is not None:
         local_memo, bounds, children = group.local, group.entries, group.children
-        apart = group.apart(counts, lay)
+        apart = group.apart(counts, lay, moving.lay_cap)
     rank_rest = tuple((1 << 3 * (4 - c)) - 1 for c in range(4))
 
     def moves(

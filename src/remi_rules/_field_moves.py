@@ -6,7 +6,7 @@ runs do not change them, so they are found once for all the states that share th
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 from ._meld_catalogue import _FIXED0, FREE_JOKER, NFIELDS, REAL_FIELDS
@@ -74,6 +74,8 @@ _END, _REAL, _FREE, _FIXED = 0, 1, 2, 3
 _CARRY, _LEFT, _LAY, _RUN, _JOIN, _OPEN = 0, 1, 2, 3, 4, 5
 """What a tile does: waits for the top (an ace), is left over, laid off, begins a run
 (after the jokers in its argument), joins the set in its argument, opens a set."""
+_LAID: Final = (_LAY, 0)
+"""A tile laid off, as a local move records it."""
 
 
 def _run_pos_points(rank: int) -> int:
@@ -119,10 +121,12 @@ class Fields(NamedTuple):
     final: Callable[[int, tuple[tuple[int, ...], ...], int, int, int], int]
     local_moves: Callable[..., list[_Local]]
     hand: tuple[object, ...]
-    """What of the hand, besides its tiles' lay-off worths (``lay``), the moves depend
-    on: which ranks hold a fixed joker, which colours may set an ace aside for the
-    top, whether the hand holds a fixed joker at all (:class:`~remi_rules._by_ranks.
-    Shared`)."""
+    """What of the hand, besides its tiles' lay-off worths (``lay``, ``lay_cap``), the
+    moves depend on: which ranks hold a fixed joker, which colours may set an ace aside
+    for the top, whether the hand holds a fixed joker at all
+    (:class:`~remi_rules._by_ranks.Shared`)."""
+    lay_cap: list[int]
+    """Per real field, how many of its tiles may be laid off (2: as many as held)."""
 
 
 def fields(
@@ -132,8 +136,11 @@ def fields(
     tiles_objective: bool,
     extra: Callable[[int], int] | None,
     memos: list[dict[Any, Any]],
+    lay_cap: Mapping[int, int] | None = None,
 ) -> Fields:
-    """The moves of one search (its memos appended to ``memos``)."""
+    """The moves of one search (its memos appended to ``memos``).  ``lay_cap``: per
+    real field, how many of its tiles at most may be laid off (``extra``'s worth each;
+    a field not named: as many as held)."""
     per = rules.real_tiles_per_joker
     adjacent = rules.jokers_may_be_adjacent
     runs_ok = constraints.allow_runs
@@ -151,6 +158,11 @@ def fields(
         for f in range(REAL_FIELDS):
             if counts[f]:
                 lay[f] = extra(f)
+    cap = [2] * REAL_FIELDS  # (a real field holds two tiles at most)
+    if lay_cap is not None:
+        for f, n in lay_cap.items():
+            if f < REAL_FIELDS:
+                cap[f] = min(2, max(0, n))
     # An ace is set aside for the top only where a run can end with it: the hand holds
     # the 12 or the 13 of its colour, or two jokers that may sit side by side.
     two = adjacent and sum(counts[FREE_JOKER:]) >= 2
@@ -394,7 +406,7 @@ def fields(
                             )
                         )
                     else:
-                        if lay[f]:
+                        if lay[f] and (cap[f] == 2 or tiles.count(_LAID) < cap[f]):
                             more.append(
                                 (
                                     runs2,
@@ -404,7 +416,7 @@ def fields(
                                     placed2,
                                     need2,
                                     keep2,
-                                    (*tiles, (_LAY, 0)),
+                                    (*tiles, _LAID),
                                 )
                             )
                         more.append(
@@ -553,4 +565,5 @@ def fields(
         final,
         local_moves,
         (tuple(fixed_rank), tuple(top_ok), fixed_jokers),
+        cap,
     )

@@ -58,12 +58,22 @@ class Sim:
     bound: float | None = None
     """This position's bound (:meth:`Bounds._bound`), when it was worked out before
     the position was (not kept by :meth:`copy`)."""
+    final: bool = False
+    """A finished turn that ends the search among its candidates (a close of a rack
+    too big for its closes to be compared, :meth:`Search._action_candidates`; not
+    kept by :meth:`copy`)."""
 
     def copy(self) -> Sim:
         return Sim(self.state, list(self.steps), list(self.notes), self.points)
 
     def rack(self, seat: int) -> tuple[int, ...]:
         return self.state.seats[seat].rack
+
+    def closed_by(self, seat: int) -> bool:
+        """Whether the round ended with ``seat``'s close (not, say, with the stock
+        out after a discard)."""
+        end = self.state.end
+        return end is not None and end.closer == seat
 
     def apply(self, step: Step) -> bool:
         """Apply ``step`` if it is legal; keep the points it puts down."""
@@ -233,15 +243,23 @@ class Player(Bounds):
         self, sim: Sim, melds: Sequence[partition.Candidate], avoid: Sequence[int] = ()
     ) -> bool:
         """Meld the solver's melds with physical tiles of the rack."""
+        ordered = sorted(melds, key=lambda c: c.key)
+        return self._meld_all(sim, [(c.tiles, c.points) for c in ordered], avoid)
+
+    def _meld_all(
+        self, sim: Sim, melds: Sequence[tuple[Sequence[Tile], int]], avoid: Sequence[int] = ()
+    ) -> bool:
+        """Meld each of ``melds`` (its tiles in table order, its points) in turn, with
+        physical tiles of the rack (the first ids held of each value)."""
         by_value: dict[Tile, list[int]] = {}
         table = sim.state.table
         rack = sim.rack(self.seat)
         for i, value in zip(rack, values_of(table, rack), strict=True):
             if i not in avoid:
                 by_value.setdefault(value, []).append(i)
-        for cand in sorted(melds, key=lambda c: c.key):
+        for tiles, points in melds:
             ids: list[int] = []
-            for tile in cand.tiles:
+            for tile in tiles:
                 pool = by_value.get(tile)
                 if not pool:
                     return False
@@ -251,7 +269,7 @@ class Player(Bounds):
             sim.notes.append(
                 Note(
                     NoteCode.MELD,
-                    {"meld": meld_text(sim.state.table.melds[-1]), "points": cand.points},
+                    {"meld": meld_text(sim.state.table.melds[-1]), "points": points},
                 )
             )
         return True

@@ -22,8 +22,9 @@ from ._hint_play import Player, Scored, Sim
 from ._hint_score import OPENING_BONUS, RACK_WEIGHT, Held, turn_score, values_of
 from ._take_melds import justifying, valuer
 from .engine import GameState, MeldTiles, PlayerView, SwapJoker
+from .engine._finish_oracle import lay_off_room, makes_opening, placing_melds, turn_melds
 from .errors import RemiError
-from .melds import Meld
+from .melds import Meld, arrange_meld
 from .opening import min_rack_after_opening
 from .tiles import Tile
 
@@ -53,6 +54,9 @@ class Floor:
 _Option = tuple[tuple[int, ...], Meld, tuple[Tile, ...]]
 """A justifying meld: its ids, its analysis and its tiles' values."""
 
+Whole = tuple[Counter[Tile], list[Meld]]
+"""A rack's values and the new melds of a close of it (:meth:`Search._whole`)."""
+
 _LeftOut = tuple[Counter[Tile], dict[int, int], int]
 """A justifying meld left out by its bound: its values, what may be laid off on it
 (by field, :func:`~remi_rules._hint_bound._fits`) and its points."""
@@ -79,7 +83,8 @@ class Search(Player):
         :meth:`_skip` tells a generator whether a candidate of a given bound may be left
         out: one that cannot beat the best so far (a later equal one does not win), or
         that ``skip`` (the caller's) says cannot matter; the answer is then the best
-        candidate whenever that one matters to the caller."""
+        candidate whenever that one matters to the caller.  A ``final`` candidate
+        (:attr:`Sim.final`) is the last one looked at."""
         floor = Floor(skip)
         outer, self._skip = self._skip, floor
         try:
@@ -87,6 +92,8 @@ class Search(Player):
                 score = turn_score(sim.state, sim.points, self.seat, self.opened_before, self.costs)
                 if floor.best is None or score > floor.best[0]:
                     floor.best = (score, sim)
+                if sim.final:
+                    break
         finally:
             self._skip = outer
         return floor.best
@@ -119,6 +126,16 @@ class Search(Player):
         if not turn.opened_before:
             yield from self._opening(sim)
             return
+        ob = turn.obligation
+        if ob is not None and ob.must_close and len(sim.rack(self.seat)) > 12:
+            # ATU-06 on a big rack: the first close the take's check proved ends the
+            # search (a close beats every turn that does not close, and the closes
+            # of a big rack are not compared).
+            end = next(self._placing_closes(sim), None)
+            if end is not None:
+                end.final = True
+                yield end
+                return
         for swapped in self._swaps(sim):
             for forced in self._forced(swapped, keep=1, bounded=True):
                 yield from self._melds_and_ends(forced)
@@ -413,6 +430,8 @@ class Search(Player):
             return
         end = self._end(placed)
         if end is not None:
+            # (a close of a big rack ends the search, as in _action_candidates)
+            end.final = len(rack) > 12 and end.closed_by(self.seat)
             yield end
 
     def _discard_prunable(self, sim: Sim) -> bool:
@@ -434,16 +453,110 @@ class Search(Player):
                 score += OPENING_BONUS
         return skip(score)
 
+    def _placing(self, sim: Sim) -> list[Meld] | None:
+        """The new melds of a close from ``sim`` that lays off the rest of the rack on
+        the places the table has now, each value at most as often as it has places
+        (:func:`~remi_rules.engine._finish_oracle.placing_melds`: the question
+        :func:`~remi_rules.turn_plans.can_close_with` answered for the take); None if
+        there is none, ``[]`` where the search proved one but kept no split."""
+        state = sim.state
+        rack = sim.rack(self.seat)
+        down = turn_melds(state) if makes_opening(state) else None
+        room = lay_off_room(state, rack)
+        return placing_melds(values_of(state.table, rack), self.rules, room, down, self._shared)
+
+    def _whole(self, sim: Sim) -> Whole | None:
+        """:meth:`_placing` of the rack at ``sim``, with the rack's values."""
+        melds = self._placing(sim)
+        if melds is None:
+            return None
+        return Counter(values_of(sim.state.table, sim.rack(self.seat))), melds
+
+    def _placing_closes(self, sim: Sim) -> Iterator[Sim]:
+        """The closes from ``sim`` after a take that must close (ATU-06) that lay
+        off only on the places the table has now (what the take's check proved),
+        after each justifying meld: after every joker swap first (the jokers they
+        bring in place the most), then after each swap, then with none.  A swap
+        after which the whole rack has no such close (:meth:`_whole`: the meld and a
+        split of the rest are a split of it) is passed over.  First every meld's
+        close read off the whole rack's split (:meth:`_close_within`, no solver
+        question), then every meld's with its rest's own (:meth:`_placing_close`)."""
+        ways: list[tuple[Whole, list[Sim]]] = []
+        for swapped in reversed(list(self._swaps(sim))):
+            whole = self._whole(swapped)
+            if whole is None:
+                continue
+            forced = [
+                f
+                for f in self._forced(swapped, keep=1)
+                if self._could_close(f.state, f.rack(self.seat), cheap=True)
+            ]
+            ways.append((whole, forced))
+        for whole, forced in ways:
+            for f in forced:
+                end = self._close_within(f, whole)
+                if end is not None:
+                    yield end
+        for _, forced in ways:
+            for f in forced:
+                end = self._placing_close(f)
+                if end is not None:
+                    yield end
+
+    def _close_within(self, sim: Sim, whole: Whole) -> Sim | None:
+        """A close from ``sim`` read off ``whole`` (:meth:`_whole` of the position
+        before the turn's justifying meld): where a meld of its split holds the tiles
+        melded since, the split with what that meld has besides them in its place,
+        if that is nothing or a meld (as :func:`~remi_rules.turn_plans.can_close_with`
+        reads its whole hand's split); None if none plays out to a close."""
+        values, melds = whole
+        now = Counter(values_of(sim.state.table, sim.rack(self.seat)))
+        need = values - now
+        if not need or now - values:
+            return None
+        for k, meld in enumerate(melds):
+            have = Counter(meld.tiles)
+            if not need <= have:
+                continue
+            rest = [*melds[:k], *melds[k + 1 :]]
+            left = list((have - need).elements())
+            if left:
+                ways = arrange_meld(left, self.rules)
+                if not ways:
+                    continue
+                rest.append(max(ways, key=lambda m: m.points))
+            end = self._play_close(sim, rest)
+            if end is not None:
+                return end
+        return None
+
+    def _placing_close(self, sim: Sim) -> Sim | None:
+        """The close of :meth:`_placing`: its melds put down, then the rest laid off;
+        None if there is no such split or it does not end in a close."""
+        melds = self._placing(sim)
+        return self._play_close(sim, melds) if melds else None
+
+    def _play_close(self, sim: Sim, melds: Sequence[Meld]) -> Sim | None:
+        """``melds`` put down, the rest laid off, then the end if it is a close."""
+        closing = sim.copy()
+        if not self._meld_all(closing, [(m.tiles, m.points) for m in melds]):
+            return None
+        self._layoffs(closing, keep=1)
+        end = self._end(closing)
+        return end if end is not None and end.closed_by(self.seat) else None
+
     def _closes(self, sim: Sim) -> Iterator[Sim | None]:
         """Each way to close now: every distinct tile tried as the closing tile, the
-        rest melded or laid off (the solver), when the rack is small enough to try.
+        rest melded or laid off (the solver), when the rack is small enough to try
+        (a big rack's close is the solver's split with the last tile left, or, in a
+        turn that must close, :meth:`_placing_closes`).
 
         First a bound (:meth:`_could_close`): where the whole rack cannot place all
         but one tile, no tile closes."""
         rack = sim.rack(self.seat)
+        state = sim.state
         if len(rack) > 12:
             return
-        state = sim.state
         if not self._could_close(state, rack):
             return
         table = state.table

@@ -139,10 +139,11 @@ class Planner(Search):
         take (each way in turn) and the end at once, with no solver call; else, or
         if none of those ends the turn, the first finished turn the action phase's
         search meets (one candidate played out).  A take of the atu, met only by a
-        close, is first tried with the solver's most tiles after each justifying
-        meld (after all the joker swaps, then after each, then with none), and on
-        a rack of more than 12 tiles only so.  None when no finished turn is found
-        (then :meth:`plan` would propose taking the turn back)."""
+        close, is first met by a close its take check proved
+        (:meth:`_placing_closes`), then by the solver's most tiles after each
+        justifying meld (after all the joker swaps, then after each, then with
+        none), and on a rack of more than 12 tiles only so.  None when no finished
+        turn is found (then :meth:`plan` would propose taking the turn back)."""
         state = self.start
         turn = state.pending
         assert state.phase is Phase.ACTION and turn is not None
@@ -150,28 +151,17 @@ class Planner(Search):
         seat = state.seats[self.seat]
         sim = Sim(state)
         if turn.obligation is not None and turn.obligation.must_close:
-            # ATU-06: the take is met only by a close; the solver's most tiles (not
-            # its most points) after each justifying meld, until one closes.
-            for forced in self._close_ways(sim):
-                closing = forced.copy()
-                rack = closing.rack(self.seat)
-                if not self._could_close(closing.state, rack, cheap=True):
-                    continue
-                split = self._search(
-                    self._counts(closing.state, rack),
-                    tiles=True,
-                    min_leftover=1,
-                    layable=self._layable(closing.state, rack),
-                )
-                if split is None or not self._put_down(closing, split[1]):
-                    continue
-                self._layoffs(closing, keep=1)
-                end = self._end(closing)
-                if end is not None and end.state.end is not None:
-                    score = turn_score(
-                        end.state, end.points, self.seat, self.opened_before, self.costs
-                    )
-                    return self._finish((score, end), complete=True)
+            # ATU-06: the take is met only by a close: first one that the take's
+            # check proved (each value laid off at most as often as the table has
+            # places for it now); then, after each justifying meld, the solver's
+            # most tiles (not its most points), every fitting value laid off.
+            end = next(self._placing_closes(sim), None)
+            if end is None:
+                tried = (self._most_tiles_close(forced) for forced in self._close_ways(sim))
+                end = next((e for e in tried if e is not None), None)
+            if end is not None:
+                score = turn_score(end.state, end.points, self.seat, self.opened_before, self.costs)
+                return self._finish((score, end), complete=True)
             if len(sim.rack(self.seat)) > 12:
                 return None  # the search's closes try each closing tile only up to 12
         if (
@@ -191,18 +181,38 @@ class Planner(Search):
             return self._finish((score, end), complete=True)
         return None
 
+    def _most_tiles_close(self, sim: Sim) -> Sim | None:
+        """A close with the solver's split that places the most tiles, every value
+        that fits the table counted as laid off (:meth:`_layable`), its melds put
+        down and the rest laid off; None if it does not end in a close."""
+        closing = sim.copy()
+        state = closing.state
+        rack = closing.rack(self.seat)
+        split = self._search(
+            self._counts(state, rack),
+            tiles=True,
+            min_leftover=1,
+            layable=self._layable(state, rack),
+        )
+        if split is None or not self._put_down(closing, split[1]):
+            return None
+        self._layoffs(closing, keep=1)
+        end = self._end(closing)
+        return end if end is not None and end.closed_by(self.seat) else None
+
     def _close_ways(self, sim: Sim) -> Iterator[Sim]:
-        """The positions :meth:`first_turn` tries to close from after a take of the
-        atu: each justifying meld made, after every joker swap first (the jokers they
-        bring in place the most), then after each swap, then with none.  For a seat
-        opened before the turn, a swap after which the whole rack cannot close
-        (:meth:`_could_close`: one question for all its justifying melds) is passed
-        over."""
+        """The positions :meth:`first_turn` tries the solver's most tiles from after a
+        take of the atu: each justifying meld made, after every joker swap first,
+        then after each swap, then with none.  For a seat opened before the turn, a
+        swap after which the whole rack cannot close (:meth:`_could_close`: one
+        question for all its justifying melds) is passed over."""
         opened = sim.state.seats[self.seat].opened
         for swapped in reversed(list(self._swaps(sim))):
             if opened and not self._could_close(swapped.state, swapped.rack(self.seat)):
                 continue
-            yield from self._forced(swapped, keep=1)
+            for forced in self._forced(swapped, keep=1):
+                if self._could_close(forced.state, forced.rack(self.seat), cheap=True):
+                    yield forced
 
     def _finish(self, best: Scored, *, complete: bool) -> TurnPlan:
         score, sim = best
@@ -287,6 +297,8 @@ class Planner(Search):
                 continue
             if best is None or found[0] > best[0] or (found[0] == best[0] and k < best[1]):
                 best = (found[0], k, found[1])
+            if found[1].final:
+                break  # (a close of a big rack: closes are not compared there)
         if best is None:
             if not can_draw:
                 # The stock is out and no take could be played out to a legal end here:

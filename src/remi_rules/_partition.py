@@ -37,7 +37,7 @@ is the same.  Polynomial in the hand's size for any rack the game can reach
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from ._meld_catalogue import (
@@ -362,6 +362,7 @@ def split_reaching(
     constraints: Constraints = _NO_CONSTRAINTS,
     extra: Callable[[int], int] | None = None,
     shared: Shared | None = None,
+    lay_cap: Mapping[int, int] | None = None,
 ) -> tuple[tuple[int, ...], ...] | None:
     """Whether :func:`solve` would give the hand ``counts`` a value of at least
     ``goal``: None if not (or no split meets ``constraints``), else the melds of a
@@ -369,7 +370,11 @@ def split_reaching(
     the search kept none).  A yes-or-no question, which the search by ranks answers
     with one threshold search instead of the searches that pin the value down, and
     whose split it reads back from what that search proved (hands of more than
-    :data:`FAST_MAX_TILES` tiles; smaller ones are solved)."""
+    :data:`FAST_MAX_TILES` tiles; smaller ones are solved).  ``lay_cap`` (hands of
+    more than :data:`FAST_MAX_TILES` tiles only): per real field, how many of its
+    tiles at most ``extra`` lays off."""
+    if lay_cap is not None and sum(counts) <= FAST_MAX_TILES:
+        raise ValueError("lay_cap is for hands of more than FAST_MAX_TILES tiles")
     if sum(counts) <= FAST_MAX_TILES:
         found = solve(
             counts,
@@ -391,7 +396,16 @@ def split_reaching(
     allowance = [1 << 62]
     try:
         _, at_least, _, witness = by_ranks(
-            counts, prep, rules, constraints, tiles_objective, extra, memos, allowance, shared
+            counts,
+            prep,
+            rules,
+            constraints,
+            tiles_objective,
+            extra,
+            memos,
+            allowance,
+            shared,
+            lay_cap,
         )
         return reaches_goal(prep, constraints, tiles_objective, at_least, witness, goal)
     finally:

@@ -53,13 +53,18 @@ def _or_an_end(step: Step, view: PlayerView) -> Step:
     for while the turn can end as it stands (a taken tile kept unmelded declares pe
     tablă under ``take_discard_without_meld_declares_pe_tabla``, a way the hint does
     not plan): then the first legal discard or close.  Taking the turn back would
-    only lead to the same take when the stock is out, and the round would not end."""
+    only lead to the same take when the stock is out, and the round would not end.
+    Where the turn may take back no more steps (the undo cap) and cannot end yet, the
+    first listed step of the turn (each one still lets the turn end)."""
     if not isinstance(step, Undo):
         return step
-    for other in view.legal_steps():
+    legal = view.legal_steps()
+    for other in legal:
         if isinstance(other, Discard | Close):
             return other
-    return step
+    if step in legal:
+        return step
+    return next((other for other in legal if other.in_turn), step)
 
 
 class RandomBot:

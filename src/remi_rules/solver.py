@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
 import attrs
@@ -261,12 +261,14 @@ def split_reaching(
     melded: Iterable[Meld] | None = None,
     extra: Callable[[int], int] | None = None,
     shared: Shared | None = None,
+    lay_cap: Mapping[int, int] | None = None,
 ) -> tuple[tuple[int, ...], ...] | None:
     """Whether the solver's split of ``counts`` places ``goal`` tiles (melded, or laid
-    off where ``extra`` says) with ``min_leftover`` kept and, with ``melded`` (melds
-    already down in the turn, possibly none), is an opening with them: None if not,
-    else the melds of such a split (:func:`remi_rules._partition.split_reaching`,
-    under each shape of :func:`opening_classes`)."""
+    off where ``extra`` says, at most ``lay_cap`` of a field where given) with
+    ``min_leftover`` kept and, with ``melded`` (melds already down in the turn,
+    possibly none), is an opening with them: None if not, else the melds of such a
+    split (:func:`remi_rules._partition.split_reaching`, under each shape of
+    :func:`opening_classes`)."""
     shapes = (partition.Constraints(),) if melded is None else opening_classes(rules, melded)
     for shape in shapes:
         split = partition.split_reaching(
@@ -277,6 +279,7 @@ def split_reaching(
             constraints=shape._replace(min_leftover=min_leftover),
             extra=extra,
             shared=shared,
+            lay_cap=lay_cap,
         )
         if split is not None:
             return split

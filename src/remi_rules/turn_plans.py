@@ -181,11 +181,13 @@ def can_open_with(
 
 
 _WAYS: Final = 64
-"""The most ways :func:`can_close_with` asks about one hand whose values are held more
-often than the table has places for them (each such value, and each joker, asked with
-0, 1, ... copies laid off).  Past it (more than six such values) the looser question
+"""The most ways :func:`can_close_with` asks about one hand of at most
+:data:`~remi_rules._partition.FAST_MAX_TILES` tiles whose values are held more often
+than the table has places for them (each such value, and each joker, asked with 0, 1,
+... copies laid off).  Past it (more than six such values) the looser question
 answers, every value laid off as often as held: the question stays bounded, at the
-price of the over-count in that rare hand (docs/decisions.md)."""
+price of the over-count in that rare hand (docs/decisions.md).  A bigger hand's
+search caps the lay-offs itself (:func:`placing_split`)."""
 
 _CACHED: Final = 256
 """The answers :func:`can_open_with` and :func:`can_close_with` keep (the last ones
@@ -266,13 +268,18 @@ def placing_split(
     times each (the places the table has for them; a joker's field too) and, with
     ``melded`` (the turn's melds, possibly none), an opening with them; or None.
     Lay-offs never count toward an opening's points.  The tiles the split leaves out
-    are the lay-offs and the one tile kept.  Past :data:`_WAYS` ways the answer is the
-    looser one (every listed value laid off as often as held): a None is then still
-    exact, a split may lay off a value too often."""
+    are the lay-offs and the one tile kept.  On a hand of more than
+    :data:`~remi_rules._partition.FAST_MAX_TILES` tiles the search by ranks caps each
+    value's lay-offs itself (exact); on a smaller one, past :data:`_WAYS` ways the
+    answer is the looser one (every listed value laid off as often as held): a None
+    is then still exact, a split may lay off a value too often."""
     fits = frozenset(f for f, n in room.items() if n)
 
     def reaching(
-        counts: list[int], goal: int, layable: frozenset[int]
+        counts: list[int],
+        goal: int,
+        layable: frozenset[int],
+        cap: Mapping[int, int] | None = None,
     ) -> tuple[tuple[int, ...], ...] | None:
         return split_reaching(
             counts,
@@ -282,30 +289,46 @@ def placing_split(
             melded=melded,
             extra=(lambda f: 1 if f in layable else 0) if layable else None,
             shared=shared,
+            lay_cap=cap,
         )
+
+    def without(ways: Sequence[int], fields: Sequence[int]) -> list[int]:
+        rest = list(counts)
+        for f, laid in zip(fields, ways, strict=True):
+            rest[f] -= laid
+        return rest
 
     goal = sum(counts) - 1
     # A numbered value with as many places as copies is laid off by the solver (a
     # lay-off worth one tile); a value held more often than it has places, and a
-    # joker (the solver lays off only numbered tiles), is asked each way: 0, 1, ...
-    # copies of it taken out as laid off, the others not layable.
+    # joker (the solver lays off only numbered tiles), is capped: a joker is asked
+    # each way (0, 1, ... of them taken out as laid off), the most laid off first.
     capped = [f for f in fits if counts[f] > room[f] or f >= partition.REAL_FIELDS]
     free = fits.difference(capped)
+    jokers = [f for f in capped if f >= partition.REAL_FIELDS]
+    most = [min(room[f], counts[f]) for f in jokers]
+    if sum(counts) - sum(most) > partition.FAST_MAX_TILES:
+        # (every question's hand is big: the search by ranks caps the numbered ones)
+        cap = {f: room[f] for f in capped if f < partition.REAL_FIELDS}
+        numbered = fits.difference(jokers)
+        for ways in itertools.product(*(range(n, -1, -1) for n in most)):
+            split = reaching(without(ways, jokers), goal - sum(ways), numbered, cap or None)
+            if split is not None:
+                return split
+        return None
+    # A small hand: a numbered value too is asked each way, the others not layable.
     loose = None
-    if capped and all(f < partition.REAL_FIELDS for f in capped):
+    if capped and not jokers:
         # (first with every value laid off as often as held: a looser question, which
         # most hands fail, and whose split may lay off none too often)
         loose = reaching(counts, goal, fits)
         if loose is None or _within_room(counts, loose, room):
             return loose
-    choices = [range(min(room[f], counts[f]) + 1) for f in capped]
+    choices = [range(min(room[f], counts[f]), -1, -1) for f in capped]
     if math.prod(map(len, choices)) > _WAYS:
         return loose if loose is not None else reaching(counts, goal, fits)
     for ways in itertools.product(*choices):
-        rest = list(counts)
-        for f, laid in zip(capped, ways, strict=True):
-            rest[f] -= laid
-        split = reaching(rest, goal - sum(ways), free)
+        split = reaching(without(ways, capped), goal - sum(ways), free)
         if split is not None:
             return split
     return None

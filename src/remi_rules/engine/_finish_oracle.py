@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Final
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Final
 
 import attrs
 
@@ -33,13 +33,20 @@ from .state import GameState
 from .steps import LayOff, MeldTiles, Step
 from .transition import apply_listed, apply_step
 
+if TYPE_CHECKING:
+    from .._by_ranks import Shared
+
 __all__ = [
     "apply_or_none",
     "keeps_picked",
+    "lay_off_room",
+    "makes_opening",
     "must_close",
     "oracle",
     "own_left",
+    "placing_melds",
     "plan_refusals",
+    "turn_melds",
 ]
 
 _NO_CHANCE = NoChance()
@@ -117,9 +124,9 @@ def oracle(state: GameState) -> bool | None:
     """Whether new melds alone (the owed ones, then the solver's split of the rest)
     can end the turn now; each plan found is played out by the engine.  In a turn
     that must close the split may also lay tiles off, as many of a value as the table
-    has places for now (:func:`_room`): False then also says that no close lays off
-    only on those places; None where such a split was found that the engine did not
-    play out (so nothing is proved)."""
+    has places for now (:func:`lay_off_room`): False then also says that no close
+    lays off only on those places; None where such a split was found that the engine
+    did not play out (so nothing is proved)."""
     turn = state.pending
     assert turn is not None
     seat = state.seats[state.current]
@@ -278,14 +285,12 @@ def _splits(
     keep = max(0, keep_total - len(held))
     if len(tiles) < keep:
         return
-    placed_melds = [table.melds[m].meld for m in turn.new_melds]
+    placed_melds = turn_melds(state)
     owed_melds = [_meld_of(value, ids, rules) for ids in fixed]
     if any(m is None for m in owed_melds):
         return
     down = [*placed_melds, *(m for m in owed_melds if m is not None)]
-    opening = not turn.opened_before and not (
-        is_pe_tabla_turn(state, seat, turn) and not rules.pe_tabla_opening_rules_apply
-    )
+    opening = makes_opening(state)
     cap = rules.max_rack_after_turn
     bounded = closing or cap is not None  # (how many tiles stay is bounded)
     goal = len(rest_ids) - 1 - (0 if closing or cap is None else cap)
@@ -295,14 +300,12 @@ def _splits(
         # The close with the lay-offs the table has room for now (each value at most
         # as often as it has places): none if no such split exists, which covers the
         # splits without lay-offs too; else its melds, then the rest laid off.
-        room = _room(state, free_ids)
+        room = lay_off_room(state, free_ids)
         if room:
-            split = placing_split(counts_of(tiles), rules, room, melded=down if opening else None)
-            if split is None:
+            melds = placing_melds(tiles, rules, room, down if opening else None)
+            if melds is None:
                 return
-            arranged = (arrange_meld(map(tile_of_field, f), rules) for f in split)
-            melds = [max(ways, key=lambda meld: meld.points).tiles for ways in arranged]
-            plan = _plan_of(fixed, melds, free_ids, value)
+            plan = _plan_of(fixed, [m.tiles for m in melds], free_ids, value)
             if plan is not None:
                 yield [*plan, _LAY_THE_REST]
     if bounded and len(tiles) > FAST_MAX_TILES:
@@ -394,11 +397,51 @@ def _ids_for(
     return tuple(out)
 
 
-def _room(state: GameState, free_ids: list[int]) -> Counter[int]:
-    """Per solver field, how many tiles of ``free_ids`` the table takes as lay-offs
-    now: the places it has for them (:func:`~remi_rules.engine._common.layable_ids`)."""
+def makes_opening(state: GameState) -> bool:
+    """Whether the pending turn's new melds must together be an opening (the seat had
+    not opened before the turn, and is no pe-tablă declarer closing without the
+    opening's rules)."""
+    turn = state.pending
+    assert turn is not None
+    seat = state.seats[state.current]
+    return not turn.opened_before and not (
+        is_pe_tabla_turn(state, seat, turn) and not state.rules.pe_tabla_opening_rules_apply
+    )
+
+
+def turn_melds(state: GameState) -> list[Meld]:
+    """The melds the pending turn has put down so far."""
+    turn = state.pending
+    assert turn is not None
+    return [state.table.melds[m].meld for m in turn.new_melds]
+
+
+def lay_off_room(state: GameState, ids: Sequence[int]) -> Counter[int]:
+    """Per solver field, how many tiles of ``ids`` (the current seat's rack tiles)
+    the table takes as lay-offs now: the places it has for them
+    (:func:`~remi_rules.engine._common.layable_ids`, what the take checks count)."""
     value = state.table.tile
-    return Counter(field_of(value(i)) for i in layable_ids(state, free_ids, state.current))
+    return Counter(field_of(value(i)) for i in layable_ids(state, ids, state.current))
+
+
+def placing_melds(
+    tiles: Sequence[Tile],
+    rules: Ruleset,
+    room: Mapping[int, int],
+    down: Sequence[Meld] | None,
+    shared: Shared | None = None,
+) -> list[Meld] | None:
+    """The new melds of a close of the hand ``tiles`` that lays off the rest on the
+    places ``room`` counts (:func:`~remi_rules.turn_plans.placing_split`; with
+    ``down``, the turn's melds, an opening with them), each arranged to be worth the
+    most; None where no such close exists (none without lay-offs either).  The
+    question :func:`~remi_rules.turn_plans.can_close_with` answered for a take that
+    must close, so its split is the one to play."""
+    split = placing_split(counts_of(tiles), rules, room, melded=down, shared=shared)
+    if split is None:
+        return None
+    arranged = (arrange_meld(map(tile_of_field, f), rules) for f in split)
+    return [max(ways, key=lambda meld: meld.points) for ways in arranged]
 
 
 _LAY_THE_REST: Final[tuple[int, ...]] = ()
