@@ -525,7 +525,7 @@ class Search(Player):
                 if not ways:
                     continue
                 rest.append(max(ways, key=lambda m: m.points))
-            end = self._play_close(sim, rest)
+            end = self._play_close(sim, [(m.tiles, m.points) for m in rest])
             if end is not None:
                 return end
         return None
@@ -534,12 +534,13 @@ class Search(Player):
         """The close of :meth:`_placing`: its melds put down, then the rest laid off;
         None if there is no such split or it does not end in a close."""
         melds = self._placing(sim)
-        return self._play_close(sim, melds) if melds else None
+        return self._play_close(sim, [(m.tiles, m.points) for m in melds]) if melds else None
 
-    def _play_close(self, sim: Sim, melds: Sequence[Meld]) -> Sim | None:
-        """``melds`` put down, the rest laid off, then the end if it is a close."""
+    def _play_close(self, sim: Sim, melds: Sequence[tuple[Sequence[Tile], int]]) -> Sim | None:
+        """``melds`` (tiles in table order, points: :meth:`_meld_all`) put down, the
+        rest laid off, then the end if it is a close."""
         closing = sim.copy()
-        if not self._meld_all(closing, [(m.tiles, m.points) for m in melds]):
+        if not self._meld_all(closing, melds):
             return None
         self._layoffs(closing, keep=1)
         end = self._end(closing)
@@ -554,9 +555,9 @@ class Search(Player):
         First a bound (:meth:`_could_close`): where the whole rack cannot place all
         but one tile, no tile closes."""
         rack = sim.rack(self.seat)
-        state = sim.state
         if len(rack) > 12:
             return
+        state = sim.state
         if not self._could_close(state, rack):
             return
         table = state.table

@@ -185,20 +185,18 @@ class Planner(Search):
         """A close with the solver's split that places the most tiles, every value
         that fits the table counted as laid off (:meth:`_layable`), its melds put
         down and the rest laid off; None if it does not end in a close."""
-        closing = sim.copy()
-        state = closing.state
-        rack = closing.rack(self.seat)
+        state = sim.state
+        rack = sim.rack(self.seat)
         split = self._search(
             self._counts(state, rack),
             tiles=True,
             min_leftover=1,
             layable=self._layable(state, rack),
         )
-        if split is None or not self._put_down(closing, split[1]):
+        if split is None:
             return None
-        self._layoffs(closing, keep=1)
-        end = self._end(closing)
-        return end if end is not None and end.closed_by(self.seat) else None
+        melds = sorted(split[1], key=lambda c: c.key)
+        return self._play_close(sim, [(c.tiles, c.points) for c in melds])
 
     def _close_ways(self, sim: Sim) -> Iterator[Sim]:
         """The positions :meth:`first_turn` tries the solver's most tiles from after a
